@@ -1,0 +1,60 @@
+//! `almirah index <folder>…`
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use almirah_core::{Engine, IngestReport};
+use anyhow::Result;
+
+use crate::progress::Bar;
+
+/// Index folders, print the per-file report; exit 2 if any file failed.
+pub fn run(engine: &Engine, folders: &[PathBuf], quiet: bool, json: bool) -> Result<ExitCode> {
+    let bar = Bar::new(quiet);
+    let report = engine.index(folders, &bar, &super::no_cancel());
+    bar.finish();
+    let report = report?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print_human(&report);
+    }
+    Ok(if report.failures() > 0 {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn print_human(report: &IngestReport) {
+    for o in &report.outcomes {
+        let reason = o
+            .reason
+            .as_deref()
+            .map(|r| format!(": {r}"))
+            .unwrap_or_default();
+        let kept = if o.kept_previous {
+            " (previous version kept)"
+        } else {
+            ""
+        };
+        let chunks = if o.chunks > 0 {
+            format!(" ({} chunks)", o.chunks)
+        } else {
+            String::new()
+        };
+        println!("{:<18} {}{chunks}{reason}{kept}", o.action, o.path);
+    }
+    let secs = report.elapsed_ms as f64 / 1000.0;
+    println!(
+        "\n{} files seen, {} unchanged, {} processed, {} failed; {} chunks added, {} removed; {} embedded, {} from cache; {secs:.1} s",
+        report.files_seen,
+        report.unchanged,
+        report.outcomes.len(),
+        report.failures(),
+        report.chunks_added,
+        report.chunks_removed,
+        report.embedded_texts,
+        report.cache_hits,
+    );
+}

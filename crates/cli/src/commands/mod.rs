@@ -1,0 +1,56 @@
+//! One module per subcommand; each is a few lines around one `Engine` call.
+
+mod index;
+mod search;
+mod status;
+
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+
+use almirah_core::extract::ChunkOptions;
+use almirah_core::{Engine, EngineConfig, ExtractorMode};
+use anyhow::{Context, Result};
+
+use crate::{Cli, Command, config};
+
+/// Run the parsed command.
+pub fn run(cli: &Cli) -> Result<ExitCode> {
+    let engine = open_engine(cli)?;
+    match &cli.command {
+        Command::Index { folders, quiet } => {
+            index::run(&engine, folders, *quiet || cli.json, cli.json)
+        }
+        Command::Search { query, k } => search::run(&engine, query, *k, cli.json),
+        Command::Status => status::run(&engine, cli.json),
+        Command::Reindex { .. } => status::re_embed(&engine, cli.json),
+        Command::Dump => {
+            let dump = engine.dump()?;
+            println!("{}", serde_json::to_string_pretty(&dump)?);
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Extract { .. } => Ok(ExitCode::SUCCESS),
+    }
+}
+
+fn open_engine(cli: &Cli) -> Result<Engine> {
+    let (file, _) = config::load(cli.config.as_deref())?;
+    let data_dir = config::data_dir(cli.data_dir.as_deref(), &file)?;
+    let mut cfg = EngineConfig::new(&data_dir);
+    cfg.embedder = file.embedder.clone();
+    cfg.index.chunking = file.chunking.unwrap_or_else(ChunkOptions::default);
+    cfg.index.batch_max_chunks = file.index.batch_max_chunks.max(1);
+    let program = std::env::current_exe().context("cannot find the almirah executable")?;
+    cfg.index.extractor = ExtractorMode::Subprocess {
+        program,
+        args: vec!["__extract".into()],
+        timeout_ms: file.index.extract_timeout_secs.saturating_mul(1000),
+        memory_limit_bytes: file.index.extract_memory_mib.saturating_mul(1 << 20),
+    };
+    Engine::open(cfg).with_context(|| format!("opening the library in {}", data_dir.display()))
+}
+
+/// A cancel flag that is never set (Ctrl-C ends the process; the index stays
+/// consistent because every batch is one transaction).
+pub fn no_cancel() -> AtomicBool {
+    AtomicBool::new(false)
+}

@@ -1,0 +1,129 @@
+//! The config file (TOML) and where data lives.
+//!
+//! Lookup: `--config FILE`, else `$ALMIRAH_CONFIG`, else
+//! `<config dir>/config.toml` from `directories` (Linux:
+//! `~/.config/almirah/config.toml`). The data folder: `--data-dir`, else
+//! `$ALMIRAH_DATA_DIR`, else `data_dir` in the config, else
+//! `<data dir>` from `directories` (Linux: `~/.local/share/almirah`).
+
+use std::path::{Path, PathBuf};
+
+use almirah_core::embed::EmbedderConfig;
+use almirah_core::extract::ChunkOptions;
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+
+/// The config file.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    /// Library folder.
+    pub data_dir: Option<PathBuf>,
+    /// Embedder, e.g. `[embedder] provider = "ollama"  model = "nomic-embed-text"`.
+    pub embedder: EmbedderConfig,
+    /// Chunk sizes in characters.
+    pub chunking: Option<ChunkOptions>,
+    /// Indexing limits.
+    pub index: IndexSection,
+}
+
+/// `[index]` section.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct IndexSection {
+    /// Extraction time limit per file, in seconds.
+    pub extract_timeout_secs: u64,
+    /// Extraction memory limit per file, in MiB.
+    pub extract_memory_mib: u64,
+    /// Commit after this many chunks.
+    pub batch_max_chunks: usize,
+}
+
+impl Default for IndexSection {
+    fn default() -> Self {
+        Self {
+            extract_timeout_secs: 120,
+            extract_memory_mib: 2048,
+            batch_max_chunks: 500,
+        }
+    }
+}
+
+fn project_dirs() -> Option<directories::ProjectDirs> {
+    directories::ProjectDirs::from("", "", "almirah")
+}
+
+/// The config file path in use.
+pub fn config_path(flag: Option<&Path>) -> Option<PathBuf> {
+    flag.map(Path::to_path_buf)
+        .or_else(|| std::env::var_os("ALMIRAH_CONFIG").map(PathBuf::from))
+        .or_else(|| project_dirs().map(|d| d.config_dir().join("config.toml")))
+}
+
+/// Load the config; a missing default file means defaults, a missing
+/// explicit file is an error.
+pub fn load(flag: Option<&Path>) -> Result<(Config, Option<PathBuf>)> {
+    let Some(path) = config_path(flag) else {
+        return Ok((Config::default(), None));
+    };
+    if !path.exists() {
+        if flag.is_some() {
+            anyhow::bail!("config file {} does not exist", path.display());
+        }
+        return Ok((Config::default(), None));
+    }
+    let text =
+        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    let config: Config =
+        toml::from_str(&text).with_context(|| format!("invalid config {}", path.display()))?;
+    Ok((config, Some(path)))
+}
+
+/// The data folder in use.
+pub fn data_dir(flag: Option<&Path>, config: &Config) -> Result<PathBuf> {
+    if let Some(p) = flag {
+        return Ok(p.to_path_buf());
+    }
+    if let Some(p) = std::env::var_os("ALMIRAH_DATA_DIR") {
+        return Ok(PathBuf::from(p));
+    }
+    if let Some(p) = &config.data_dir {
+        return Ok(p.clone());
+    }
+    project_dirs()
+        .map(|d| d.data_dir().to_path_buf())
+        .context("no home folder found: pass --data-dir or set ALMIRAH_DATA_DIR")
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn parses_a_full_config() {
+        let text = r#"
+data_dir = "/tmp/lib"
+[embedder]
+provider = "ollama"
+model = "nomic-embed-text"
+[chunking]
+min_chars = 300
+max_chars = 900
+[index]
+extract_timeout_secs = 30
+"#;
+        let c: Config = toml::from_str(text).unwrap();
+        assert_eq!(c.data_dir, Some(PathBuf::from("/tmp/lib")));
+        assert!(
+            matches!(c.embedder, EmbedderConfig::Ollama { ref model, .. } if model == "nomic-embed-text")
+        );
+        assert_eq!(c.index.extract_timeout_secs, 30);
+        assert_eq!(c.index.extract_memory_mib, 2048);
+    }
+
+    #[test]
+    fn unknown_keys_are_rejected() {
+        assert!(toml::from_str::<Config>("colour = 1").is_err());
+    }
+}

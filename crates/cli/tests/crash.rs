@@ -1,0 +1,136 @@
+//! Crash safety: the indexer is killed with SIGKILL at named points (inside a
+//! batch, during the vector update, just before and just after the commit)
+//! and at seeded random moments. After every kill the library opens, a re-run
+//! completes, and the final logical dump equals a clean one-pass index.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::os::unix::process::ExitStatusExt;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// 60 real handbook pages and 3 PDFs, in batches of 25 chunks: many commits.
+fn corpus() -> tempfile::TempDir {
+    let docs = tempfile::tempdir().unwrap();
+    let src = common::corpora().join("handbook_18f/pages");
+    let mut pages: Vec<_> = std::fs::read_dir(&src)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    pages.sort();
+    for p in pages.iter().take(60) {
+        std::fs::copy(p, docs.path().join(p.file_name().unwrap())).unwrap();
+    }
+    let pdfs = common::corpora().join("pdfs_mixed/pypdf_sample_files");
+    for name in [
+        "minimal-document.pdf",
+        "multicolumn.pdf",
+        "crazyones-pdfa.pdf",
+    ] {
+        std::fs::copy(pdfs.join(name), docs.path().join(name)).unwrap();
+    }
+    docs
+}
+
+fn index_ok(lib: &common::Library, docs: &Path) {
+    let out = lib.run(&["index", "--quiet", docs.to_str().unwrap()]);
+    assert!(
+        out.status.code() == Some(0),
+        "re-run failed: {:?} {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn assert_opens(lib: &common::Library) {
+    let out = lib.run(&["status", "--json"]);
+    assert!(
+        out.status.success(),
+        "library did not open after a kill: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// A tiny seeded generator (SplitMix64) for the random kill moments.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+#[test]
+fn sigkill_at_named_points_and_random_moments_never_corrupts_the_index() {
+    let docs = corpus();
+    let clean = common::Library::hash(25);
+    let started = Instant::now();
+    index_ok(&clean, docs.path());
+    let clean_ms = started.elapsed().as_millis() as u64;
+    let want = clean.dump_hash();
+    let mut kills = 0;
+
+    for point in [
+        "mid-batch",
+        "vector-update",
+        "before-commit",
+        "after-commit",
+    ] {
+        for nth in [1, 2, 4] {
+            let lib = common::Library::hash(25);
+            let out = lib
+                .cmd(&["index", "--quiet", docs.path().to_str().unwrap()])
+                .env("ALMIRAH_FAILPOINT", format!("{point}@{nth}"))
+                .output()
+                .unwrap();
+            assert_eq!(
+                out.status.signal(),
+                Some(9),
+                "{point}@{nth} did not kill: {:?}",
+                out.status
+            );
+            kills += 1;
+            assert_opens(&lib);
+            index_ok(&lib, docs.path());
+            assert_eq!(
+                lib.dump_hash(),
+                want,
+                "dump differs after a kill at {point}@{nth}"
+            );
+        }
+    }
+
+    let mut rng = SplitMix(20_261_129);
+    for round in 0..4 {
+        // Several kills in a row on the same library, then a completing run.
+        let lib = common::Library::hash(25);
+        for _ in 0..3 {
+            let delay = 20 + rng.next() % clean_ms.max(50);
+            let mut child = lib
+                .cmd(&["index", "--quiet", docs.path().to_str().unwrap()])
+                .spawn()
+                .unwrap();
+            std::thread::sleep(Duration::from_millis(delay));
+            let _ = child.kill(); // SIGKILL
+            let status = child.wait().unwrap();
+            if status.signal() == Some(9) {
+                kills += 1;
+            }
+            assert_opens(&lib);
+        }
+        index_ok(&lib, docs.path());
+        assert_eq!(
+            lib.dump_hash(),
+            want,
+            "dump differs after random kills in round {round}"
+        );
+    }
+    assert!(kills >= 20, "only {kills} kills landed");
+}

@@ -1,0 +1,309 @@
+//! The `Engine`: the one entry point the CLI and the desktop app call. It owns
+//! the store (one LMDB env per library) and the embedder, and holds no
+//! terminal or UI code (STYLE convention 1).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::sync::atomic::AtomicBool;
+
+use almirah_embed::{Embedder, EmbedderConfig, EmbedderId};
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+use crate::progress::Progress;
+use crate::search::{SearchOptions, SearchResults};
+use crate::store::{self, DEFAULT_MAP_SIZE, FORMAT_VERSION, Store, get_meta, meta_keys};
+use crate::update::{self, IndexParams, IngestReport};
+
+/// Everything an engine needs; the CLI fills it from flags and the config file.
+#[derive(Debug, Clone)]
+pub struct EngineConfig {
+    /// Library folder (holds the LMDB environment).
+    pub data_dir: PathBuf,
+    /// Which embedder to use.
+    pub embedder: EmbedderConfig,
+    /// Indexing settings.
+    pub index: IndexParams,
+    /// Search settings.
+    pub search: SearchOptions,
+    /// LMDB map size in bytes (address space; sparse on Unix).
+    pub map_size: usize,
+}
+
+impl EngineConfig {
+    /// Defaults for a library in `data_dir`.
+    pub fn new(data_dir: impl Into<PathBuf>) -> Self {
+        Self {
+            data_dir: data_dir.into(),
+            embedder: EmbedderConfig::default(),
+            index: IndexParams::default(),
+            search: SearchOptions::default(),
+            map_size: DEFAULT_MAP_SIZE,
+        }
+    }
+}
+
+/// An open library.
+pub struct Engine {
+    store: Store,
+    config: EngineConfig,
+    embedder: OnceLock<Box<dyn Embedder>>,
+}
+
+/// What `almirah status` shows.
+#[derive(Debug, Clone, Serialize)]
+pub struct LibraryStatus {
+    /// Library folder.
+    pub data_dir: String,
+    /// On-disk format version.
+    pub format_version: u32,
+    /// Documents.
+    pub documents: u64,
+    /// Chunks.
+    pub chunks: u64,
+    /// Files per status.
+    pub files_by_status: BTreeMap<String, u64>,
+    /// Files that are not indexed, with their reasons.
+    pub problems: Vec<FileProblem>,
+    /// Embedder the index was built with.
+    pub embedder: Option<EmbedderId>,
+    /// Data file size in bytes.
+    pub disk_bytes: u64,
+    /// Folders indexed.
+    pub roots: Vec<String>,
+}
+
+/// A file that is not (fully) indexed.
+#[derive(Debug, Clone, Serialize)]
+pub struct FileProblem {
+    /// Path.
+    pub path: String,
+    /// Status.
+    pub status: String,
+    /// Reason.
+    pub reason: Option<String>,
+    /// An older version is still searchable.
+    pub kept_previous: bool,
+}
+
+impl Engine {
+    /// Open the library.
+    ///
+    /// # Errors
+    /// See [`Store::open`].
+    pub fn open(config: EngineConfig) -> Result<Self> {
+        let store = Store::open(&config.data_dir, config.map_size)?;
+        Ok(Self {
+            store,
+            config,
+            embedder: OnceLock::new(),
+        })
+    }
+
+    /// Open with an embedder already built (tests, benchmarks).
+    ///
+    /// # Errors
+    /// See [`Store::open`].
+    pub fn with_embedder(config: EngineConfig, embedder: Box<dyn Embedder>) -> Result<Self> {
+        let engine = Self::open(config)?;
+        let _ = engine.embedder.set(embedder);
+        Ok(engine)
+    }
+
+    /// The store (read access for tools and tests).
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &EngineConfig {
+        &self.config
+    }
+
+    /// The embedder, loaded on first use.
+    ///
+    /// # Errors
+    /// [`Error::Embed`] when it cannot be built (e.g. the model is missing).
+    pub fn embedder(&self) -> Result<&dyn Embedder> {
+        if let Some(e) = self.embedder.get() {
+            return Ok(e.as_ref());
+        }
+        let built = almirah_embed::from_config(&self.config.embedder)?;
+        Ok(self.embedder.get_or_init(|| built).as_ref())
+    }
+
+    /// Index folders: new and changed files are processed, deleted ones removed.
+    ///
+    /// # Errors
+    /// See [`update::index`].
+    pub fn index(
+        &self,
+        roots: &[PathBuf],
+        progress: &dyn Progress,
+        cancel: &AtomicBool,
+    ) -> Result<IngestReport> {
+        let roots = canonical_roots(roots)?;
+        let embedder = self.embedder()?;
+        remember_roots(&self.store, &roots)?;
+        update::index(
+            &self.store,
+            embedder,
+            &self.config.index,
+            &roots,
+            progress,
+            cancel,
+        )
+    }
+
+    /// Hybrid search over every chunk (the freshness gate narrows this later).
+    ///
+    /// # Errors
+    /// [`Error::EmbedderMismatch`] when the index was built with another embedder;
+    /// embedder and storage errors.
+    pub fn search(&self, query: &str, opts: &SearchOptions) -> Result<SearchResults> {
+        let embedder = self.embedder()?;
+        let rtxn = self.store.read_txn()?;
+        let dbs = self.store.dbs();
+        let Some(stored) = get_meta::<EmbedderId>(dbs, &rtxn, meta_keys::EMBEDDER)? else {
+            return Ok(empty_results());
+        };
+        check_identity(&stored, embedder.id())?;
+        let index: u16 = get_meta(dbs, &rtxn, meta_keys::VECTOR_INDEX)?.unwrap_or(0);
+        let candidates = store::all_chunks(dbs, &rtxn)?;
+        crate::search::search(dbs, &rtxn, embedder, index, query, &candidates, opts)
+    }
+
+    /// Counts, sizes, problems and the embedder.
+    ///
+    /// # Errors
+    /// Storage errors.
+    pub fn status(&self) -> Result<LibraryStatus> {
+        crate::status::status(&self.store)
+    }
+
+    /// Re-embed every chunk with the configured embedder into a new vector
+    /// index and switch over when it is complete.
+    ///
+    /// # Errors
+    /// Embedder and storage errors; the old index stays in use on failure.
+    pub fn reindex_re_embed(
+        &self,
+        progress: &dyn Progress,
+    ) -> Result<crate::reembed::ReembedReport> {
+        crate::reembed::re_embed(&self.store, self.embedder()?, &self.config.index, progress)
+    }
+
+    /// Logical dump (counts and hash) for tests.
+    ///
+    /// # Errors
+    /// Storage errors.
+    pub fn dump(&self) -> Result<store::dump::Dump> {
+        store::dump::dump(&self.store)
+    }
+}
+
+fn empty_results() -> SearchResults {
+    SearchResults {
+        hits: Vec::new(),
+        candidates: 0,
+        vector_strategy: crate::search::VectorStrategy::Exact,
+        elapsed_ms: 0.0,
+    }
+}
+
+/// Error unless the stored and configured identities match.
+///
+/// # Errors
+/// [`Error::EmbedderMismatch`].
+pub fn check_identity(stored: &EmbedderId, configured: &EmbedderId) -> Result<()> {
+    if stored == configured {
+        return Ok(());
+    }
+    Err(Error::EmbedderMismatch {
+        stored: describe(stored),
+        configured: describe(configured),
+    })
+}
+
+fn describe(id: &EmbedderId) -> String {
+    format!("{}:{} ({} dims)", id.provider, id.model, id.dimensions)
+}
+
+/// Record the embedder identity on first write and return the vector index;
+/// refuse a different identity.
+///
+/// # Errors
+/// [`Error::EmbedderMismatch`]; storage errors.
+pub(crate) fn ensure_embedder(store: &Store, id: &EmbedderId) -> Result<u16> {
+    let dbs = store.dbs();
+    let mut wtxn = store.env().write_txn()?;
+    match get_meta::<EmbedderId>(dbs, &wtxn, meta_keys::EMBEDDER)? {
+        Some(stored) => {
+            check_identity(&stored, id)?;
+            let index = get_meta(dbs, &wtxn, meta_keys::VECTOR_INDEX)?.unwrap_or(0);
+            wtxn.abort();
+            Ok(index)
+        }
+        None => {
+            let value =
+                serde_json::to_value(id).map_err(|e| Error::DataCorruption(e.to_string()))?;
+            dbs.meta.put(&mut wtxn, meta_keys::EMBEDDER, &value)?;
+            dbs.meta
+                .put(&mut wtxn, meta_keys::VECTOR_INDEX, &0.into())?;
+            wtxn.commit()?;
+            Ok(0)
+        }
+    }
+}
+
+fn canonical_roots(roots: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    roots
+        .iter()
+        .map(|r| {
+            let c = r.canonicalize().map_err(|e| Error::BadPath {
+                path: r.clone(),
+                reason: e.to_string(),
+            })?;
+            if c.is_dir() {
+                Ok(c)
+            } else {
+                Err(Error::BadPath {
+                    path: r.clone(),
+                    reason: "not a folder".into(),
+                })
+            }
+        })
+        .collect()
+}
+
+fn remember_roots(store: &Store, roots: &[PathBuf]) -> Result<()> {
+    let dbs = store.dbs();
+    let mut wtxn = store.env().write_txn()?;
+    let mut known: Vec<String> = get_meta(dbs, &wtxn, meta_keys::ROOTS)?.unwrap_or_default();
+    let before = known.len();
+    for root in roots {
+        let s = root.to_string_lossy().into_owned();
+        if !known.contains(&s) {
+            known.push(s);
+        }
+    }
+    if known.len() == before {
+        wtxn.abort();
+        return Ok(());
+    }
+    known.sort();
+    dbs.meta
+        .put(&mut wtxn, meta_keys::ROOTS, &serde_json::Value::from(known))?;
+    Ok(wtxn.commit()?)
+}
+
+/// The format version this build writes.
+pub fn format_version() -> u32 {
+    FORMAT_VERSION
+}
+
+/// Whether `path` looks like a library folder (has an LMDB data file).
+pub fn is_library(path: &Path) -> bool {
+    path.join("data.mdb").is_file()
+}

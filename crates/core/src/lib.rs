@@ -1,0 +1,27 @@
+//! Almirah's core: one LMDB environment (heed) holding documents, chunks, a
+//! milli-style BM25 index, facets, an embedding cache and an arroy vector
+//! index; the write path (`update`) and the read path (`search`) apart; and
+//! the [`Engine`] facade that the CLI and the desktop app call.
+//!
+//! The core knows nothing of its callers: progress, cancellation and dates
+//! are values passed in. See `ARCHITECTURE.md` in the design folder.
+
+pub mod engine;
+pub mod error;
+pub mod failpoint;
+pub mod progress;
+pub mod reembed;
+pub mod search;
+pub mod status;
+pub mod store;
+pub mod text;
+pub mod update;
+
+pub use engine::{Engine, EngineConfig, FileProblem, LibraryStatus};
+pub use error::{Error, ErrorKind, Result};
+pub use progress::{NoProgress, Progress, ProgressEvent};
+pub use search::{Hit, SearchOptions, SearchResults};
+pub use update::{ExtractorMode, FileOutcome, IndexParams, IngestReport};
+
+pub use almirah_embed as embed;
+pub use almirah_extract as extract;

@@ -1,0 +1,155 @@
+//! `almirah reindex --re-embed`: rebuild every vector with the configured
+//! embedder into a fresh arroy index, in batches, and switch the library over
+//! in one final transaction. Until then searches keep the old identity (and
+//! refuse a mismatched embedder); a kill leaves the old index in use.
+
+use almirah_embed::{Embedder, InputKind};
+use rand::SeedableRng;
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+use crate::progress::{Progress, ProgressEvent};
+use crate::store::{
+    Store, all_chunks, cache_key, get_meta, meta_keys, vector_from_bytes, vector_to_bytes,
+};
+use crate::update::IndexParams;
+
+/// What a re-embed did.
+#[derive(Debug, Clone, Serialize)]
+pub struct ReembedReport {
+    /// Chunks re-embedded.
+    pub chunks: u64,
+    /// Vectors taken from the cache.
+    pub cache_hits: u64,
+    /// The arroy index now in use.
+    pub vector_index: u16,
+}
+
+/// Re-embed everything.
+///
+/// # Errors
+/// Embedder and storage errors.
+pub fn re_embed(
+    store: &Store,
+    embedder: &dyn Embedder,
+    params: &IndexParams,
+    progress: &dyn Progress,
+) -> Result<ReembedReport> {
+    let dbs = *store.dbs();
+    let (ids, old_index) = {
+        let rtxn = store.read_txn()?;
+        let old: u16 = get_meta(&dbs, &rtxn, meta_keys::VECTOR_INDEX)?.unwrap_or(0);
+        (
+            all_chunks(&dbs, &rtxn)?.into_iter().collect::<Vec<u32>>(),
+            old,
+        )
+    };
+    let new_index = old_index.wrapping_add(1);
+    let dims = embedder.id().dimensions;
+    let fingerprint = embedder.id().fingerprint();
+    let writer = arroy::Writer::<arroy::distances::Cosine>::new(dbs.vectors, new_index, dims);
+    {
+        let mut wtxn = store.env().write_txn()?;
+        writer.clear(&mut wtxn)?;
+        wtxn.commit()?;
+    }
+    progress.on_event(ProgressEvent::Planned {
+        total: ids.len(),
+        deleted: 0,
+    });
+    let mut report = ReembedReport {
+        chunks: 0,
+        cache_hits: 0,
+        vector_index: new_index,
+    };
+    for group in ids.chunks(params.batch_max_chunks.max(1)) {
+        let texts = chunk_texts(store, group)?;
+        let mut wtxn = store.env().write_txn()?;
+        for (id, text) in group.iter().zip(&texts) {
+            let key = cache_key(&fingerprint, text);
+            let cached = dbs
+                .embed_cache
+                .get(&wtxn, &key)?
+                .and_then(vector_from_bytes);
+            let vector = match cached {
+                Some(v) => {
+                    report.cache_hits += 1;
+                    v
+                }
+                None => {
+                    let v = embed_one(embedder, text)?;
+                    dbs.embed_cache.put(&mut wtxn, &key, &vector_to_bytes(&v))?;
+                    v
+                }
+            };
+            writer.add_item(&mut wtxn, *id, &vector)?;
+        }
+        wtxn.commit()?;
+        report.chunks += group.len() as u64;
+        progress.on_event(ProgressEvent::Committed {
+            files: 0,
+            chunks: group.len(),
+        });
+    }
+    switch_over(store, embedder, params, &writer, old_index, new_index)?;
+    Ok(report)
+}
+
+fn embed_one(embedder: &dyn Embedder, text: &str) -> Result<Vec<f32>> {
+    embedder
+        .embed(&[text], InputKind::Document)?
+        .pop()
+        .ok_or_else(|| {
+            Error::Embed(almirah_embed::EmbedError::Protocol(
+                "no vector returned".into(),
+            ))
+        })
+}
+
+fn chunk_texts(store: &Store, ids: &[u32]) -> Result<Vec<String>> {
+    let rtxn = store.read_txn()?;
+    let mut texts = Vec::with_capacity(ids.len());
+    for id in ids {
+        let chunk = store
+            .dbs()
+            .chunks
+            .get(&rtxn, id)?
+            .ok_or_else(|| Error::DataCorruption(format!("chunk {id} missing")))?;
+        let draft = almirah_extract::ChunkDraft {
+            ordinal: chunk.ordinal,
+            heading_path: chunk.heading_path,
+            anchor: String::new(),
+            text: chunk.text,
+            byte_span: chunk.byte_span,
+            pages: chunk.pages,
+        };
+        texts.push(crate::update::indexable_text(&draft));
+    }
+    Ok(texts)
+}
+
+fn switch_over(
+    store: &Store,
+    embedder: &dyn Embedder,
+    params: &IndexParams,
+    writer: &arroy::Writer<arroy::distances::Cosine>,
+    old_index: u16,
+    new_index: u16,
+) -> Result<()> {
+    let dbs = store.dbs();
+    let mut wtxn = store.env().write_txn()?;
+    if all_chunks(dbs, &wtxn)?.len() as usize >= params.arroy_build_min {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(0xA1_31_4A);
+        writer.builder(&mut rng).build(&mut wtxn)?;
+    }
+    let old_dims = get_meta::<almirah_embed::EmbedderId>(dbs, &wtxn, meta_keys::EMBEDDER)?
+        .map_or(1, |e| e.dimensions);
+    arroy::Writer::<arroy::distances::Cosine>::new(dbs.vectors, old_index, old_dims)
+        .clear(&mut wtxn)?;
+    let id =
+        serde_json::to_value(embedder.id()).map_err(|e| Error::DataCorruption(e.to_string()))?;
+    dbs.meta.put(&mut wtxn, meta_keys::EMBEDDER, &id)?;
+    dbs.meta
+        .put(&mut wtxn, meta_keys::VECTOR_INDEX, &new_index.into())?;
+    Ok(wtxn.commit()?)
+}

@@ -1,0 +1,84 @@
+//! Okapi BM25 over the candidate bitmap (Robertson & Zaragoza, "The
+//! Probabilistic Relevance Framework: BM25 and Beyond", 2009), with the
+//! non-negative IDF `ln(1 + (N - df + 0.5) / (df + 0.5))` used by Lucene.
+
+use std::collections::HashMap;
+
+use heed::RoTxn;
+use roaring::RoaringBitmap;
+
+use crate::error::Result;
+use crate::store::{Databases, chunk_of_key, get_meta, meta_keys, term_prefix};
+use crate::text::Tokenizer;
+
+/// Term-frequency saturation.
+pub const K1: f32 = 1.2;
+/// Length normalisation.
+pub const B: f32 = 0.75;
+
+/// Score every candidate chunk containing a query term; returns
+/// `(chunk id, score)` sorted by score, best first, at most `limit`.
+///
+/// # Errors
+/// LMDB errors.
+pub fn search(
+    dbs: &Databases,
+    rtxn: &RoTxn<'_>,
+    tokenizer: &Tokenizer,
+    query: &str,
+    candidates: &RoaringBitmap,
+    limit: usize,
+) -> Result<Vec<(u32, f32)>> {
+    let all = crate::store::all_chunks(dbs, rtxn)?;
+    let n = all.len().max(1) as f32;
+    let total_len: f64 = get_meta::<f64>(dbs, rtxn, meta_keys::BM25_TOTAL_LEN)?.unwrap_or(0.0);
+    let avgdl = (total_len as f32 / n).max(1.0);
+    let mut terms = tokenizer.terms(query);
+    terms.sort();
+    terms.dedup();
+    let mut scores: HashMap<u32, f32> = HashMap::new();
+    for term in &terms {
+        let Some(postings) = dbs.postings.get(rtxn, term)? else {
+            continue;
+        };
+        let df = postings.len() as f32;
+        let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+        let hits = postings & candidates;
+        if hits.is_empty() {
+            continue;
+        }
+        score_term(dbs, rtxn, term, &hits, idf, avgdl, &mut scores)?;
+    }
+    let mut ranked: Vec<(u32, f32)> = scores.into_iter().collect();
+    ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    ranked.truncate(limit);
+    Ok(ranked)
+}
+
+fn score_term(
+    dbs: &Databases,
+    rtxn: &RoTxn<'_>,
+    term: &str,
+    hits: &RoaringBitmap,
+    idf: f32,
+    avgdl: f32,
+    scores: &mut HashMap<u32, f32>,
+) -> Result<()> {
+    for entry in dbs.term_freqs.prefix_iter(rtxn, &term_prefix(term))? {
+        let (key, tf) = entry?;
+        let Some(chunk) = chunk_of_key(key) else {
+            continue;
+        };
+        if !hits.contains(chunk) {
+            continue;
+        }
+        let len = dbs
+            .chunk_terms
+            .get(rtxn, &chunk)?
+            .map_or(avgdl, |t| t.len as f32);
+        let tf = tf as f32;
+        let norm = tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len / avgdl));
+        *scores.entry(chunk).or_insert(0.0) += idf * norm;
+    }
+    Ok(())
+}

@@ -1,0 +1,190 @@
+//! The read path (milli's `search/`): BM25 and vector search over the same
+//! candidate bitmap, fused with RRF. Takes a read transaction and cannot write.
+
+pub mod bm25;
+pub mod rrf;
+pub mod vector;
+
+use std::time::Instant;
+
+use almirah_embed::{Embedder, InputKind};
+use heed::RoTxn;
+use roaring::RoaringBitmap;
+use serde::Serialize;
+
+pub use vector::{VectorParams, VectorStrategy};
+
+use crate::error::{Error, Result};
+use crate::store::Databases;
+use crate::text::Tokenizer;
+
+/// Options of one search.
+#[derive(Debug, Clone, Copy)]
+pub struct SearchOptions {
+    /// Hits returned.
+    pub k: usize,
+    /// Candidates taken from each ranker before fusion (default 50).
+    pub depth: usize,
+    /// Vector-only hits below this cosine similarity are dropped (default 0.25).
+    pub min_similarity: f32,
+    /// Exact-scan versus arroy settings.
+    pub vector: VectorParams,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        Self {
+            k: 10,
+            depth: 50,
+            min_similarity: 0.25,
+            vector: VectorParams {
+                exact_threshold: 20_000,
+                search_k_factor: 20,
+            },
+        }
+    }
+}
+
+/// Where a hit stood in one ranker.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct RankScore {
+    /// 1-based rank.
+    pub rank: usize,
+    /// BM25 score, or cosine similarity for vectors.
+    pub score: f32,
+}
+
+/// One search result, explaining itself.
+#[derive(Debug, Clone, Serialize)]
+pub struct Hit {
+    /// Chunk id.
+    pub chunk_id: u32,
+    /// Readable chunk key.
+    pub key: String,
+    /// Document id.
+    pub doc_id: u32,
+    /// Document title.
+    pub title: String,
+    /// Source path.
+    pub path: String,
+    /// Headings above the chunk.
+    pub heading_path: Vec<String>,
+    /// Pages, for PDFs.
+    pub pages: Option<(u32, u32)>,
+    /// The text.
+    pub text: String,
+    /// Fused RRF score.
+    pub score: f32,
+    /// BM25 rank and score, if BM25 found it.
+    pub bm25: Option<RankScore>,
+    /// Vector rank and cosine similarity, if the vector search found it.
+    pub vector: Option<RankScore>,
+    /// The gate's verdict (`admissible` for every hit returned).
+    pub verdict: String,
+}
+
+/// Hits and how they were found.
+#[derive(Debug, Clone, Serialize)]
+pub struct SearchResults {
+    /// Best first.
+    pub hits: Vec<Hit>,
+    /// Chunks the search ran over.
+    pub candidates: u64,
+    /// How the vector search ran.
+    pub vector_strategy: VectorStrategy,
+    /// Time spent, in ms.
+    pub elapsed_ms: f64,
+}
+
+/// Search `candidates` for `query`.
+///
+/// # Errors
+/// Embedder errors for the query, LMDB and arroy errors.
+pub fn search(
+    dbs: &Databases,
+    rtxn: &RoTxn<'_>,
+    embedder: &dyn Embedder,
+    vector_index: u16,
+    query: &str,
+    candidates: &RoaringBitmap,
+    opts: &SearchOptions,
+) -> Result<SearchResults> {
+    let started = Instant::now();
+    let tokenizer = Tokenizer::default();
+    let keyword = bm25::search(dbs, rtxn, &tokenizer, query, candidates, opts.depth)?;
+    let qv = embedder
+        .embed(&[query], InputKind::Query)?
+        .pop()
+        .ok_or_else(|| {
+            Error::Embed(almirah_embed::EmbedError::Protocol(
+                "no query vector".into(),
+            ))
+        })?;
+    let (semantic, strategy) = vector::search(
+        dbs,
+        rtxn,
+        vector_index,
+        &qv,
+        candidates,
+        opts.depth,
+        opts.vector,
+    )?;
+    let keyword_ids: Vec<u32> = keyword.iter().map(|h| h.0).collect();
+    let semantic: Vec<(u32, f32)> = semantic
+        .into_iter()
+        .filter(|(id, sim)| *sim >= opts.min_similarity || keyword_ids.contains(id))
+        .collect();
+    let semantic_ids: Vec<u32> = semantic.iter().map(|h| h.0).collect();
+    let fused = rrf::fuse(&[&keyword_ids, &semantic_ids]);
+    let mut hits = Vec::with_capacity(opts.k);
+    for (id, score) in fused.into_iter().take(opts.k) {
+        let bm25 = rank_of(&keyword, id);
+        let vector = rank_of(&semantic, id);
+        if let Some(hit) = load_hit(dbs, rtxn, id, score, bm25, vector)? {
+            hits.push(hit);
+        }
+    }
+    let elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
+    Ok(SearchResults {
+        hits,
+        candidates: candidates.len(),
+        vector_strategy: strategy,
+        elapsed_ms,
+    })
+}
+
+fn rank_of(list: &[(u32, f32)], id: u32) -> Option<RankScore> {
+    list.iter().position(|h| h.0 == id).map(|i| RankScore {
+        rank: i + 1,
+        score: list[i].1,
+    })
+}
+
+fn load_hit(
+    dbs: &Databases,
+    rtxn: &RoTxn<'_>,
+    id: u32,
+    score: f32,
+    bm25: Option<RankScore>,
+    vector: Option<RankScore>,
+) -> Result<Option<Hit>> {
+    let Some(chunk) = dbs.chunks.get(rtxn, &id)? else {
+        return Ok(None);
+    };
+    let doc = dbs.documents.get(rtxn, &chunk.doc_id)?;
+    let (title, path) = doc.map(|d| (d.title, d.path)).unwrap_or_default();
+    Ok(Some(Hit {
+        chunk_id: id,
+        key: chunk.key,
+        doc_id: chunk.doc_id,
+        title,
+        path,
+        heading_path: chunk.heading_path,
+        pages: chunk.pages,
+        text: chunk.text,
+        score,
+        bm25,
+        vector,
+        verdict: "admissible".into(),
+    }))
+}

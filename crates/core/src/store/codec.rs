@@ -1,0 +1,103 @@
+//! heed codecs for the types the store keeps: RoaringBitmaps (portable
+//! serialisation of the Roaring format spec) and `(term, chunk id)` keys.
+
+use std::borrow::Cow;
+
+use heed::{BoxedError, BytesDecode, BytesEncode};
+use roaring::RoaringBitmap;
+
+/// Stores a [`RoaringBitmap`] in the portable Roaring serialisation
+/// (<https://github.com/RoaringBitmap/RoaringFormatSpec>).
+pub struct RoaringCodec;
+
+impl BytesEncode<'_> for RoaringCodec {
+    type EItem = RoaringBitmap;
+
+    fn bytes_encode(item: &Self::EItem) -> Result<Cow<'_, [u8]>, BoxedError> {
+        let mut bytes = Vec::with_capacity(item.serialized_size());
+        item.serialize_into(&mut bytes)?;
+        Ok(Cow::Owned(bytes))
+    }
+}
+
+impl BytesDecode<'_> for RoaringCodec {
+    type DItem = RoaringBitmap;
+
+    fn bytes_decode(bytes: &[u8]) -> Result<Self::DItem, BoxedError> {
+        Ok(RoaringBitmap::deserialize_from(bytes)?)
+    }
+}
+
+/// Longest term kept, in bytes; LMDB keys are limited to 511 bytes.
+pub const MAX_TERM_BYTES: usize = 200;
+
+/// Key of the term-frequency database: `term bytes, 0x00, chunk id (u32 big-endian)`.
+/// Big-endian ids keep all chunks of one term contiguous and ordered.
+pub fn term_chunk_key(term: &str, chunk: u32) -> Vec<u8> {
+    let mut key = Vec::with_capacity(term.len() + 5);
+    key.extend_from_slice(term.as_bytes());
+    key.push(0);
+    key.extend_from_slice(&chunk.to_be_bytes());
+    key
+}
+
+/// The prefix shared by every `(term, chunk)` key of one term.
+pub fn term_prefix(term: &str) -> Vec<u8> {
+    let mut key = Vec::with_capacity(term.len() + 1);
+    key.extend_from_slice(term.as_bytes());
+    key.push(0);
+    key
+}
+
+/// The chunk id at the end of a `(term, chunk)` key.
+pub fn chunk_of_key(key: &[u8]) -> Option<u32> {
+    let tail: [u8; 4] = key.get(key.len().checked_sub(4)?..)?.try_into().ok()?;
+    Some(u32::from_be_bytes(tail))
+}
+
+/// Key of the embedding cache: embedder fingerprint (16 hex chars) then the
+/// 32-byte blake3 hash of the chunk text.
+pub fn cache_key(fingerprint: &str, text: &str) -> Vec<u8> {
+    let mut key = Vec::with_capacity(fingerprint.len() + 32);
+    key.extend_from_slice(fingerprint.as_bytes());
+    key.extend_from_slice(blake3::hash(text.as_bytes()).as_bytes());
+    key
+}
+
+/// Encode a vector as little-endian `f32` bytes (4 bytes per dimension).
+pub fn vector_to_bytes(vector: &[f32]) -> Vec<u8> {
+    vector.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+/// Decode little-endian `f32` bytes; `None` when the length is not a multiple of 4.
+pub fn vector_from_bytes(bytes: &[u8]) -> Option<Vec<f32>> {
+    if bytes.len() % 4 != 0 {
+        return None;
+    }
+    let floats = bytes
+        .chunks_exact(4)
+        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+    Some(floats.collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn term_chunk_keys_round_trip_and_sort_by_chunk() {
+        let a = term_chunk_key("leave", 2);
+        let b = term_chunk_key("leave", 256);
+        assert!(a < b);
+        assert_eq!(chunk_of_key(&b), Some(256));
+        assert!(b.starts_with(&term_prefix("leave")));
+        assert!(!term_chunk_key("leaves", 1).starts_with(&term_prefix("leave")));
+    }
+
+    #[test]
+    fn vectors_round_trip() {
+        let v = vec![0.5f32, -1.25, 3.0];
+        assert_eq!(vector_from_bytes(&vector_to_bytes(&v)), Some(v));
+        assert_eq!(vector_from_bytes(&[1, 2, 3]), None);
+    }
+}

@@ -1,0 +1,258 @@
+//! One LMDB environment per library, every database declared here
+//! (ARCHITECTURE §3; milli's `Index` struct). Reads take a [`heed::RoTxn`],
+//! writes go through [`crate::update`], which owns the only write transaction.
+
+mod codec;
+pub mod dump;
+mod fs_check;
+mod records;
+
+use std::path::{Path, PathBuf};
+
+use arroy::distances::Cosine;
+use heed::byteorder::BigEndian;
+use heed::types::{Bytes, SerdeBincode, SerdeJson, Str, U32};
+use heed::{CommitOrAbort, Env, EnvOpenOptions, RoTxn, WithoutTls};
+use roaring::RoaringBitmap;
+
+pub use codec::{
+    MAX_TERM_BYTES, RoaringCodec, cache_key, chunk_of_key, term_chunk_key, term_prefix,
+    vector_from_bytes, vector_to_bytes,
+};
+pub use fs_check::{FsClass, classify_filesystem, classify_path};
+pub use records::{ChunkRecord, ChunkTerms, DocumentRecord, FileRecord, FileStatus};
+
+use crate::error::{Error, Result};
+
+/// On-disk format version. Bump it with an upgrade step for every layout change.
+pub const FORMAT_VERSION: u32 = 1;
+/// Version of the BM25 tokenizer; a change forces a keyword-index rebuild.
+pub const TOKENIZER_VERSION: u32 = 1;
+
+/// Address space reserved for the map on Unix, in bytes (sparse: the file only
+/// grows as data is written, so other processes never see `MDB_MAP_RESIZED`).
+pub const DEFAULT_MAP_SIZE: usize = 1 << 40;
+
+/// Keys of the `meta` database.
+pub mod meta_keys {
+    /// Format version (u32 JSON).
+    pub const FORMAT_VERSION: &str = "format-version";
+    /// Tokenizer version (u32 JSON).
+    pub const TOKENIZER_VERSION: &str = "tokenizer-version";
+    /// Embedder identity ([`almirah_embed::EmbedderId`] JSON).
+    pub const EMBEDDER: &str = "embedder";
+    /// arroy index in use (u16 JSON).
+    pub const VECTOR_INDEX: &str = "vector-index";
+    /// Next internal document id (u32 JSON).
+    pub const NEXT_DOC_ID: &str = "next-doc-id";
+    /// Next chunk id (u32 JSON).
+    pub const NEXT_CHUNK_ID: &str = "next-chunk-id";
+    /// Total BM25 token count over all chunks (u64 JSON).
+    pub const BM25_TOTAL_LEN: &str = "bm25-total-len";
+    /// Folders indexed so far (list of paths, JSON).
+    pub const ROOTS: &str = "roots";
+}
+
+/// Facet holding every chunk id.
+pub const FACET_ALL: &str = "all";
+
+/// Every database of the library.
+#[derive(Clone, Copy)]
+pub struct Databases {
+    /// Settings and identity, see [`meta_keys`].
+    pub meta: heed::Database<'static, Str, SerdeJson<serde_json::Value>>,
+    /// Absolute path → [`FileRecord`].
+    pub files: heed::Database<'static, Str, SerdeJson<FileRecord>>,
+    /// Document id → [`DocumentRecord`].
+    pub documents: heed::Database<'static, U32<BigEndian>, SerdeJson<DocumentRecord>>,
+    /// Chunk id → [`ChunkRecord`].
+    pub chunks: heed::Database<'static, U32<BigEndian>, SerdeBincode<ChunkRecord>>,
+    /// Readable chunk key → chunk id.
+    pub chunk_keys: heed::Database<'static, Str, U32<BigEndian>>,
+    /// BM25 postings: term → chunk ids.
+    pub postings: heed::Database<'static, Str, RoaringCodec>,
+    /// BM25 term frequencies: `(term, chunk)` key (see [`term_chunk_key`]) → count.
+    pub term_freqs: heed::Database<'static, Bytes, U32<BigEndian>>,
+    /// Chunk id → its length and distinct terms.
+    pub chunk_terms: heed::Database<'static, U32<BigEndian>, SerdeBincode<ChunkTerms>>,
+    /// Facet (`all`, `doc:<id>`, `kind:<kind>`) → chunk ids.
+    pub facets: heed::Database<'static, Str, RoaringCodec>,
+    /// Embedding cache: [`cache_key`] → little-endian f32 vector.
+    pub embed_cache: heed::Database<'static, Bytes, Bytes>,
+    /// CSV tables: document id → table.
+    pub tables: heed::Database<'static, U32<BigEndian>, SerdeJson<almirah_extract::Table>>,
+    /// arroy vectors (cosine), item id = chunk id.
+    pub vectors: arroy::Database<'static, Cosine>,
+}
+
+/// An open library.
+pub struct Store {
+    env: Env<WithoutTls>,
+    dbs: Databases,
+    path: PathBuf,
+}
+
+const DB_NAMES: [&str; 12] = [
+    "meta",
+    "files",
+    "documents",
+    "chunks",
+    "chunk-keys",
+    "postings",
+    "term-freqs",
+    "chunk-terms",
+    "facets",
+    "embed-cache",
+    "tables",
+    "vectors",
+];
+
+impl Store {
+    /// Open (or create) the library in `dir`, creating the folder.
+    ///
+    /// # Errors
+    /// [`Error::NetworkFilesystem`] when `dir` is on NFS, SMB or a synced
+    /// folder; [`Error::IncompatibleIndex`] for a newer format; I/O and LMDB errors.
+    pub fn open(dir: &Path, map_size: usize) -> Result<Self> {
+        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        if let Some(fs) = classify_path(dir).network_name() {
+            return Err(Error::NetworkFilesystem {
+                path: dir.to_path_buf(),
+                fs: fs.to_string(),
+            });
+        }
+        let mut options = EnvOpenOptions::new().read_txn_without_tls();
+        options
+            .map_size(map_size)
+            .max_dbs(DB_NAMES.len() as u32 + 2)
+            .max_readers(254);
+        // SAFETY: one Env per path per process is kept by the caller
+        // (`Engine` owns the only Store); the folder is local (checked above).
+        #[allow(unsafe_code)]
+        let env = unsafe { options.open(dir) }?;
+        let dbs = Self::create_databases(&env)?;
+        let store = Store {
+            env,
+            dbs,
+            path: dir.to_path_buf(),
+        };
+        store.check_format()?;
+        Ok(store)
+    }
+
+    fn create_databases(env: &Env<WithoutTls>) -> Result<Databases> {
+        let wtxn = env.write_txn()?;
+        let raw = env
+            .create_databases_and_commit(wtxn, |opener, wtxn| -> Result<_> {
+                let mut dbs = Vec::with_capacity(DB_NAMES.len());
+                for name in DB_NAMES {
+                    dbs.push(opener.create_database::<Bytes, Bytes>(wtxn, Some(name))?);
+                }
+                let array: [_; 12] = dbs
+                    .try_into()
+                    .map_err(|_| Error::DataCorruption("database count".into()))?;
+                Ok(CommitOrAbort::<_, ()>::Commit(array))
+            })?
+            .unwrap_commit();
+        Ok(Databases {
+            meta: raw[0].remap_types(),
+            files: raw[1].remap_types(),
+            documents: raw[2].remap_types(),
+            chunks: raw[3].remap_types(),
+            chunk_keys: raw[4].remap_types(),
+            postings: raw[5].remap_types(),
+            term_freqs: raw[6].remap_types(),
+            chunk_terms: raw[7].remap_types(),
+            facets: raw[8].remap_types(),
+            embed_cache: raw[9].remap_types(),
+            tables: raw[10].remap_types(),
+            vectors: raw[11].remap_types(),
+        })
+    }
+
+    fn check_format(&self) -> Result<()> {
+        let mut wtxn = self.env.write_txn()?;
+        let found = self
+            .dbs
+            .meta
+            .get(&wtxn, meta_keys::FORMAT_VERSION)?
+            .and_then(|v| v.as_u64());
+        match found {
+            None => {
+                self.dbs
+                    .meta
+                    .put(&mut wtxn, meta_keys::FORMAT_VERSION, &FORMAT_VERSION.into())?;
+                self.dbs.meta.put(
+                    &mut wtxn,
+                    meta_keys::TOKENIZER_VERSION,
+                    &TOKENIZER_VERSION.into(),
+                )?;
+                wtxn.commit()?;
+            }
+            Some(v) if v > u64::from(FORMAT_VERSION) => {
+                return Err(Error::IncompatibleIndex {
+                    found: u32::try_from(v).unwrap_or(u32::MAX),
+                    supported: FORMAT_VERSION,
+                });
+            }
+            Some(_) => wtxn.abort(),
+        }
+        Ok(())
+    }
+
+    /// The LMDB environment.
+    pub fn env(&self) -> &Env<WithoutTls> {
+        &self.env
+    }
+
+    /// The databases.
+    pub fn dbs(&self) -> &Databases {
+        &self.dbs
+    }
+
+    /// The library folder.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// A read transaction; it sees the last committed state for its lifetime.
+    ///
+    /// # Errors
+    /// LMDB errors (e.g. too many readers).
+    pub fn read_txn(&self) -> Result<RoTxn<'_, WithoutTls>> {
+        Ok(self.env.read_txn()?)
+    }
+
+    /// Size of the data file on disk, in bytes.
+    ///
+    /// # Errors
+    /// I/O errors.
+    pub fn disk_size(&self) -> Result<u64> {
+        Ok(self.env.real_disk_size()?)
+    }
+}
+
+/// Read a typed value from `meta`.
+///
+/// # Errors
+/// LMDB errors; [`Error::DataCorruption`] when the value does not decode.
+pub fn get_meta<T: serde::de::DeserializeOwned>(
+    dbs: &Databases,
+    rtxn: &RoTxn<'_>,
+    key: &str,
+) -> Result<Option<T>> {
+    match dbs.meta.get(rtxn, key)? {
+        None => Ok(None),
+        Some(v) => serde_json::from_value(v)
+            .map(Some)
+            .map_err(|e| Error::DataCorruption(format!("meta {key}: {e}"))),
+    }
+}
+
+/// Every chunk id in the library.
+///
+/// # Errors
+/// LMDB errors.
+pub fn all_chunks(dbs: &Databases, rtxn: &RoTxn<'_>) -> Result<RoaringBitmap> {
+    Ok(dbs.facets.get(rtxn, FACET_ALL)?.unwrap_or_default())
+}

@@ -1,0 +1,116 @@
+//! The records kept in the store's databases.
+
+use std::collections::BTreeMap;
+
+use almirah_extract::FileKind;
+use serde::{Deserialize, Serialize};
+
+/// The ingest status of one file, as shown to users.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FileStatus {
+    /// Extracted, chunked, embedded and searchable.
+    Indexed,
+    /// Encrypted PDF that does not open with an empty password.
+    NeedsPassword,
+    /// PDF with no text layer (a scan).
+    NoTextLayer,
+    /// Extracted text was garbled; not indexed.
+    LowQualityText,
+    /// The file type is not read.
+    Unsupported,
+    /// Extraction failed (parser error, panic, timeout, unreadable file).
+    Failed,
+}
+
+impl FileStatus {
+    /// The status as shown to users, e.g. `needs-password`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FileStatus::Indexed => "indexed",
+            FileStatus::NeedsPassword => "needs-password",
+            FileStatus::NoTextLayer => "no-text-layer",
+            FileStatus::LowQualityText => "low-quality-text",
+            FileStatus::Unsupported => "unsupported",
+            FileStatus::Failed => "failed",
+        }
+    }
+
+    /// Whether the status counts as a failure for exit codes (`unsupported` does not).
+    pub fn is_failure(self) -> bool {
+        !matches!(self, FileStatus::Indexed | FileStatus::Unsupported)
+    }
+}
+
+/// `files` database value: what Almirah knows of one path.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FileRecord {
+    /// blake3 of the content, hex.
+    pub hash: String,
+    /// Size in bytes.
+    pub size: u64,
+    /// Modification time, nanoseconds since the Unix epoch.
+    pub mtime_ns: i128,
+    /// Document serving this path, if any version of it is searchable.
+    pub doc_id: Option<u32>,
+    /// Ingest status of the current content.
+    pub status: FileStatus,
+    /// Reason for a non-indexed status.
+    pub reason: Option<String>,
+}
+
+/// `documents` database value.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DocumentRecord {
+    /// Internal id, stable across moves, never reused.
+    pub id: u32,
+    /// Readable key, unique in the library.
+    pub key: String,
+    /// Absolute path of the source file.
+    pub path: String,
+    /// Title.
+    pub title: String,
+    /// What the file was read as.
+    pub kind: FileKind,
+    /// blake3 of the content that produced the chunks, hex.
+    pub content_hash: String,
+    /// Chunk ids in document order.
+    pub chunks: Vec<u32>,
+    /// PDF page count.
+    pub pages: Option<u32>,
+    /// Front matter, as read.
+    pub front_matter: BTreeMap<String, serde_json::Value>,
+    /// Extraction notes.
+    pub notes: Vec<String>,
+    /// Set when a newer version of the file could not be read and this one is kept.
+    pub stale_reason: Option<String>,
+}
+
+/// `chunks` database value.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ChunkRecord {
+    /// Owning document.
+    pub doc_id: u32,
+    /// 0-based position in the document.
+    pub ordinal: u32,
+    /// Readable key, e.g. `leave-policy::earned-leave#1`.
+    pub key: String,
+    /// Headings above the chunk.
+    pub heading_path: Vec<String>,
+    /// The text.
+    pub text: String,
+    /// Byte span `[start, end)` in the source.
+    pub byte_span: (u64, u64),
+    /// First and last 1-based page.
+    pub pages: Option<(u32, u32)>,
+}
+
+/// `chunk_terms` database value: what BM25 needs to delete a chunk without
+/// re-tokenising it (milli-style).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ChunkTerms {
+    /// Length of the chunk in tokens.
+    pub len: u32,
+    /// Distinct terms of the chunk.
+    pub terms: Vec<String>,
+}

@@ -1,0 +1,372 @@
+//! The write path (milli's `update/`): scan → plan → prepare (extract, chunk,
+//! embed; in a worker thread, outside any transaction) → one writer thread
+//! that commits batches of about 500 chunks or 2 s of work.
+
+mod delta;
+pub mod extractor;
+mod prepare;
+pub mod scan;
+mod write;
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use almirah_embed::Embedder;
+use almirah_extract::{ChunkDraft, ChunkOptions};
+use serde::Serialize;
+
+pub use extractor::{ExtractorMode, extract_child_main};
+pub use prepare::{Counters, Prepared};
+pub use write::slug;
+
+use crate::error::{Error, Result};
+use crate::progress::{Progress, ProgressEvent};
+use crate::store::{FileRecord, FileStatus, Store};
+use crate::text::Tokenizer;
+
+/// Settings of an indexing run.
+#[derive(Debug, Clone)]
+pub struct IndexParams {
+    /// How extraction runs.
+    pub extractor: ExtractorMode,
+    /// Chunk sizes.
+    pub chunking: ChunkOptions,
+    /// Commit after this many chunks (default 500).
+    pub batch_max_chunks: usize,
+    /// Commit after this much work, in ms (default 2000).
+    pub batch_max_ms: u64,
+    /// Build arroy trees once the library holds this many chunks (default 10,000).
+    pub arroy_build_min: usize,
+}
+
+impl Default for IndexParams {
+    fn default() -> Self {
+        Self {
+            extractor: ExtractorMode::InProcess,
+            chunking: ChunkOptions::default(),
+            batch_max_chunks: 500,
+            batch_max_ms: 2000,
+            arroy_build_min: 10_000,
+        }
+    }
+}
+
+/// The result for one file that was looked at.
+#[derive(Debug, Clone, Serialize)]
+pub struct FileOutcome {
+    /// Path.
+    pub path: String,
+    /// What happened: `indexed`, `moved`, `unchanged-content`, a failure status or `deleted`.
+    pub action: String,
+    /// Status of the file now.
+    pub status: Option<FileStatus>,
+    /// Reason for a failure.
+    pub reason: Option<String>,
+    /// Chunks written.
+    pub chunks: usize,
+    /// Whether an older version stays searchable despite a failure.
+    pub kept_previous: bool,
+}
+
+/// The report of an indexing run (ripgrep-style: per-file results, never an abort).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct IngestReport {
+    /// Files found on disk.
+    pub files_seen: usize,
+    /// Files skipped because size and mtime were unchanged.
+    pub unchanged: usize,
+    /// Per-file outcomes of everything processed.
+    pub outcomes: Vec<FileOutcome>,
+    /// Extractor calls.
+    pub extract_calls: usize,
+    /// Embedder calls.
+    pub embed_calls: usize,
+    /// Texts embedded (cache misses).
+    pub embedded_texts: usize,
+    /// Chunk vectors reused from the cache.
+    pub cache_hits: usize,
+    /// Chunks written.
+    pub chunks_added: usize,
+    /// Chunks removed.
+    pub chunks_removed: usize,
+    /// Bytes of the files processed.
+    pub bytes_processed: u64,
+    /// Wall time, in ms.
+    pub elapsed_ms: u64,
+}
+
+impl IngestReport {
+    /// Number of files whose status is a failure.
+    pub fn failures(&self) -> usize {
+        self.outcomes
+            .iter()
+            .filter(|o| o.status.is_some_and(FileStatus::is_failure))
+            .count()
+    }
+}
+
+/// The text that is embedded and keyword-indexed for a chunk: its heading
+/// path, then its text.
+pub fn indexable_text(chunk: &ChunkDraft) -> String {
+    if chunk.heading_path.is_empty() {
+        chunk.text.clone()
+    } else {
+        format!("{}\n{}", chunk.heading_path.join(" > "), chunk.text)
+    }
+}
+
+/// Index `roots`: new and changed files are processed, deleted ones removed.
+///
+/// # Errors
+/// [`Error::BadPath`] for a missing folder, store and embedder errors, and
+/// [`Error::Cancelled`]. Per-file problems are in the report, never errors.
+pub fn index(
+    store: &Store,
+    embedder: &dyn Embedder,
+    params: &IndexParams,
+    roots: &[PathBuf],
+    progress: &dyn Progress,
+    cancel: &AtomicBool,
+) -> Result<IngestReport> {
+    let started = Instant::now();
+    let mut scanned = Vec::new();
+    for root in roots {
+        scanned.extend(scan::scan_folder(root)?);
+    }
+    let files_seen = scanned.len();
+    let plan = {
+        let rtxn = store.read_txn()?;
+        scan::plan(store.dbs(), &rtxn, roots, scanned)?
+    };
+    progress.on_event(ProgressEvent::Planned {
+        total: plan.candidates.len(),
+        deleted: plan.deleted.len(),
+    });
+    let mut report = IngestReport {
+        files_seen,
+        unchanged: plan.unchanged,
+        ..IngestReport::default()
+    };
+    let counters = Counters::default();
+    run_pipeline(
+        store,
+        embedder,
+        params,
+        &plan,
+        &counters,
+        progress,
+        cancel,
+        &mut report,
+    )?;
+    report.extract_calls = counters.extract_calls.load(Ordering::Relaxed);
+    report.embed_calls = counters.embed_calls.load(Ordering::Relaxed);
+    report.embedded_texts = counters.embedded_texts.load(Ordering::Relaxed);
+    report.cache_hits = counters.cache_hits.load(Ordering::Relaxed);
+    report.elapsed_ms = started.elapsed().as_millis() as u64;
+    Ok(report)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_pipeline(
+    store: &Store,
+    embedder: &dyn Embedder,
+    params: &IndexParams,
+    plan: &scan::Plan,
+    counters: &Counters,
+    progress: &dyn Progress,
+    cancel: &AtomicBool,
+    report: &mut IngestReport,
+) -> Result<()> {
+    let moves = plan.deleted_by_hash();
+    let ctx = write_context(store, embedder, params)?;
+    let tokenizer = Tokenizer::default();
+    let total = plan.candidates.len();
+    std::thread::scope(|scope| {
+        let (tx, rx) = mpsc::sync_channel::<Result<Prepared>>(8);
+        let producer = scope.spawn(move || {
+            for file in &plan.candidates {
+                if cancel.load(Ordering::Relaxed) {
+                    let _ = tx.send(Err(Error::Cancelled));
+                    return;
+                }
+                let item =
+                    prepare::prepare(store, embedder, params, counters, file.clone(), &moves);
+                if tx.send(item).is_err() {
+                    return;
+                }
+            }
+        });
+        let written = write_loop(
+            store, &tokenizer, &ctx, params, rx, plan, total, progress, report,
+        );
+        let _ = producer.join();
+        written
+    })
+}
+
+fn write_context(
+    store: &Store,
+    embedder: &dyn Embedder,
+    params: &IndexParams,
+) -> Result<write::WriteContext> {
+    let vector_index = crate::engine::ensure_embedder(store, embedder.id())?;
+    Ok(write::WriteContext {
+        dimensions: embedder.id().dimensions,
+        vector_index,
+        arroy_build_min: params.arroy_build_min,
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn write_loop(
+    store: &Store,
+    tokenizer: &Tokenizer,
+    ctx: &write::WriteContext,
+    params: &IndexParams,
+    rx: mpsc::Receiver<Result<Prepared>>,
+    plan: &scan::Plan,
+    total: usize,
+    progress: &dyn Progress,
+    report: &mut IngestReport,
+) -> Result<()> {
+    let mut batch: Vec<Prepared> = Vec::new();
+    let mut batch_chunks = 0usize;
+    let mut batch_started = Instant::now();
+    let mut done = 0usize;
+    for item in rx {
+        let item = item?;
+        done += 1;
+        let outcome = outcome_of(&item, store)?;
+        report.bytes_processed += item_size(&item);
+        progress.on_event(ProgressEvent::FileDone {
+            done,
+            total,
+            path: outcome.path.clone(),
+        });
+        report.outcomes.push(outcome);
+        batch_chunks += item.chunk_count();
+        batch.push(item);
+        let elapsed = batch_started.elapsed() >= Duration::from_millis(params.batch_max_ms);
+        if batch_chunks >= params.batch_max_chunks || elapsed {
+            commit(
+                store,
+                tokenizer,
+                ctx,
+                std::mem::take(&mut batch),
+                Vec::new(),
+                progress,
+                report,
+            )?;
+            batch_chunks = 0;
+            batch_started = Instant::now();
+        }
+    }
+    let deletions: Vec<(String, FileRecord)> = plan
+        .deleted
+        .iter()
+        .map(|(p, r)| (p.clone(), r.clone()))
+        .collect();
+    for (path, _) in &deletions {
+        report.outcomes.push(FileOutcome {
+            path: path.clone(),
+            action: "deleted".into(),
+            status: None,
+            reason: None,
+            chunks: 0,
+            kept_previous: false,
+        });
+    }
+    if !batch.is_empty() || !deletions.is_empty() {
+        commit(store, tokenizer, ctx, batch, deletions, progress, report)?;
+    }
+    Ok(())
+}
+
+fn commit(
+    store: &Store,
+    tokenizer: &Tokenizer,
+    ctx: &write::WriteContext,
+    batch: Vec<Prepared>,
+    deletions: Vec<(String, FileRecord)>,
+    progress: &dyn Progress,
+    report: &mut IngestReport,
+) -> Result<()> {
+    let files = batch.len() + deletions.len();
+    let outcome = write::write_batch(store, tokenizer, ctx, batch, deletions)?;
+    report.chunks_added += outcome.chunks_added;
+    report.chunks_removed += outcome.chunks_removed;
+    progress.on_event(ProgressEvent::Committed {
+        files,
+        chunks: outcome.chunks_added,
+    });
+    Ok(())
+}
+
+fn item_size(item: &Prepared) -> u64 {
+    match item {
+        Prepared::Indexed { file, .. }
+        | Prepared::Moved { file, .. }
+        | Prepared::Touched { file, .. }
+        | Prepared::Failed { file, .. } => file.size,
+    }
+}
+
+fn outcome_of(item: &Prepared, store: &Store) -> Result<FileOutcome> {
+    let (file, action, status, reason) = match item {
+        Prepared::Indexed { file, .. } => (file, "indexed".to_string(), FileStatus::Indexed, None),
+        Prepared::Moved { file, from, .. } => (
+            file,
+            format!("moved from {from}"),
+            FileStatus::Indexed,
+            None,
+        ),
+        Prepared::Touched { file, .. } => (
+            file,
+            "unchanged-content".to_string(),
+            FileStatus::Indexed,
+            None,
+        ),
+        Prepared::Failed {
+            file,
+            status,
+            reason,
+            ..
+        } => (
+            file,
+            status.as_str().to_string(),
+            *status,
+            Some(reason.clone()),
+        ),
+    };
+    let path = file.path.to_string_lossy().into_owned();
+    let kept_previous = matches!(item, Prepared::Failed { .. }) && {
+        let rtxn = store.read_txn()?;
+        store
+            .dbs()
+            .files
+            .get(&rtxn, &path)?
+            .and_then(|r| r.doc_id)
+            .is_some()
+    };
+    let status = match item {
+        Prepared::Touched { .. } => {
+            let rtxn = store.read_txn()?;
+            store
+                .dbs()
+                .files
+                .get(&rtxn, &path)?
+                .map_or(status, |r| r.status)
+        }
+        _ => status,
+    };
+    Ok(FileOutcome {
+        path,
+        action,
+        status: Some(status),
+        reason,
+        chunks: item.chunk_count(),
+        kept_previous,
+    })
+}

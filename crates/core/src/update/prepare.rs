@@ -1,0 +1,211 @@
+//! Everything that happens to a file before the write transaction: hashing,
+//! move detection, extraction, chunking and embedding through the cache.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use almirah_embed::{EmbedError, Embedder, InputKind};
+use almirah_extract::{ChunkDraft, ExtractError};
+
+use super::extractor::{ExtractedFile, extract_file};
+use super::scan::ScannedFile;
+use crate::error::Result;
+use crate::store::{FileStatus, Store, cache_key, vector_from_bytes};
+use crate::update::IndexParams;
+
+/// A file ready to be written.
+#[derive(Debug)]
+pub enum Prepared {
+    /// New or changed content, extracted and embedded.
+    Indexed {
+        /// The file.
+        file: ScannedFile,
+        /// blake3 hex of the content.
+        hash: String,
+        /// Extraction output.
+        extracted: ExtractedFile,
+        /// One vector per chunk.
+        vectors: Vec<Vec<f32>>,
+        /// Vectors computed now (not from the cache), with their cache keys.
+        fresh: Vec<(Vec<u8>, Vec<f32>)>,
+    },
+    /// Same content as a recorded file that disappeared: a move or rename.
+    Moved {
+        /// The file at its new place.
+        file: ScannedFile,
+        /// Content hash.
+        hash: String,
+        /// Old path.
+        from: String,
+    },
+    /// Same content as recorded (only the mtime changed).
+    Touched {
+        /// The file.
+        file: ScannedFile,
+        /// Content hash.
+        hash: String,
+    },
+    /// The content could not be indexed.
+    Failed {
+        /// The file.
+        file: ScannedFile,
+        /// Content hash ("" when unreadable).
+        hash: String,
+        /// Status.
+        status: FileStatus,
+        /// Reason.
+        reason: String,
+    },
+}
+
+impl Prepared {
+    /// Number of chunks this item will write.
+    pub fn chunk_count(&self) -> usize {
+        match self {
+            Prepared::Indexed { extracted, .. } => extracted.chunks.len(),
+            _ => 0,
+        }
+    }
+}
+
+/// Counters proving what work was done (asserted by the incremental tests).
+#[derive(Debug, Default)]
+pub struct Counters {
+    /// Calls to the extractor.
+    pub extract_calls: AtomicUsize,
+    /// Calls to the embedder.
+    pub embed_calls: AtomicUsize,
+    /// Texts sent to the embedder.
+    pub embedded_texts: AtomicUsize,
+    /// Chunk vectors served from the embedding cache.
+    pub cache_hits: AtomicUsize,
+}
+
+/// Prepare one candidate file.
+///
+/// # Errors
+/// Only store and embedder errors; per-file problems become [`Prepared::Failed`].
+pub fn prepare(
+    store: &Store,
+    embedder: &dyn Embedder,
+    params: &IndexParams,
+    counters: &Counters,
+    file: ScannedFile,
+    moves: &HashMap<String, String>,
+) -> Result<Prepared> {
+    let bytes = match std::fs::read(&file.path) {
+        Ok(b) => b,
+        Err(e) => {
+            return Ok(failed(
+                file,
+                String::new(),
+                ExtractError::Failed(format!("cannot read: {e}")),
+            ));
+        }
+    };
+    let hash = blake3::hash(&bytes).to_hex().to_string();
+    if let Some(p) = same_content(store, &file, &hash, moves)? {
+        return Ok(p);
+    }
+    counters.extract_calls.fetch_add(1, Ordering::Relaxed);
+    let extracted = match extract_file(&params.extractor, &file.path, &bytes, &params.chunking) {
+        Ok(x) => x,
+        Err(e) => return Ok(failed(file, hash, e)),
+    };
+    let fingerprint = embedder.id().fingerprint();
+    let (vectors, fresh) =
+        embed_with_cache(store, embedder, &fingerprint, &extracted.chunks, counters)?;
+    Ok(Prepared::Indexed {
+        file,
+        hash,
+        extracted,
+        vectors,
+        fresh,
+    })
+}
+
+fn same_content(
+    store: &Store,
+    file: &ScannedFile,
+    hash: &str,
+    moves: &HashMap<String, String>,
+) -> Result<Option<Prepared>> {
+    let rtxn = store.read_txn()?;
+    let key = file.path.to_string_lossy();
+    if let Some(record) = store.dbs().files.get(&rtxn, &key)? {
+        if record.hash == hash {
+            return Ok(Some(Prepared::Touched {
+                file: file.clone(),
+                hash: hash.to_string(),
+            }));
+        }
+    }
+    Ok(moves.get(hash).map(|from| Prepared::Moved {
+        file: file.clone(),
+        hash: hash.to_string(),
+        from: from.clone(),
+    }))
+}
+
+fn failed(file: ScannedFile, hash: String, error: ExtractError) -> Prepared {
+    let status = match &error {
+        ExtractError::NeedsPassword => FileStatus::NeedsPassword,
+        ExtractError::NoTextLayer => FileStatus::NoTextLayer,
+        ExtractError::LowQualityText(_) => FileStatus::LowQualityText,
+        ExtractError::Unsupported => FileStatus::Unsupported,
+        ExtractError::Failed(_) => FileStatus::Failed,
+    };
+    Prepared::Failed {
+        file,
+        hash,
+        status,
+        reason: error.to_string(),
+    }
+}
+
+type Embedded = (Vec<Vec<f32>>, Vec<(Vec<u8>, Vec<f32>)>);
+
+fn embed_with_cache(
+    store: &Store,
+    embedder: &dyn Embedder,
+    fingerprint: &str,
+    chunks: &[ChunkDraft],
+    counters: &Counters,
+) -> Result<Embedded> {
+    let texts: Vec<String> = chunks.iter().map(super::indexable_text).collect();
+    let mut vectors: Vec<Option<Vec<f32>>> = Vec::with_capacity(chunks.len());
+    {
+        let rtxn = store.read_txn()?;
+        for text in &texts {
+            let cached = store
+                .dbs()
+                .embed_cache
+                .get(&rtxn, &cache_key(fingerprint, text))?;
+            vectors.push(cached.and_then(vector_from_bytes));
+        }
+    }
+    let missing: Vec<usize> = (0..chunks.len())
+        .filter(|&i| vectors[i].is_none())
+        .collect();
+    counters
+        .cache_hits
+        .fetch_add(chunks.len() - missing.len(), Ordering::Relaxed);
+    let mut fresh = Vec::with_capacity(missing.len());
+    for group in missing.chunks(embedder.max_batch().max(1)) {
+        let batch: Vec<&str> = group.iter().map(|&i| texts[i].as_str()).collect();
+        counters.embed_calls.fetch_add(1, Ordering::Relaxed);
+        counters
+            .embedded_texts
+            .fetch_add(batch.len(), Ordering::Relaxed);
+        let embedded = embedder.embed(&batch, InputKind::Document)?;
+        if embedded.len() != batch.len() {
+            let msg = format!("{} vectors for {} texts", embedded.len(), batch.len());
+            return Err(EmbedError::Protocol(msg).into());
+        }
+        for (&i, vector) in group.iter().zip(embedded) {
+            fresh.push((cache_key(fingerprint, &texts[i]), vector.clone()));
+            vectors[i] = Some(vector);
+        }
+    }
+    Ok((vectors.into_iter().flatten().collect(), fresh))
+}

@@ -1,0 +1,169 @@
+//! Walking watched folders (the `ignore` crate's walker, without gitignore
+//! rules) and diffing what is on disk with the `files` database.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::time::UNIX_EPOCH;
+
+use heed::RoTxn;
+
+use crate::error::{Error, Result};
+use crate::store::{Databases, FileRecord};
+
+/// A file found on disk.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScannedFile {
+    /// Absolute path.
+    pub path: PathBuf,
+    /// Size in bytes.
+    pub size: u64,
+    /// Modification time, ns since the Unix epoch.
+    pub mtime_ns: i128,
+}
+
+/// A gitignore-syntax file listing what a folder keeps out of the library.
+pub const IGNORE_FILE: &str = ".almirahignore";
+
+/// Names of temporary, lock and system files that are never indexed.
+pub fn is_ignored_name(name: &str) -> bool {
+    name.starts_with('.')
+        || name.starts_with("~$")
+        || name.ends_with(".swp")
+        || name.ends_with(".tmp")
+        || name.ends_with(".part")
+        || name.ends_with('~')
+        || name.ends_with(".meta.toml")
+}
+
+/// Every non-ignored regular file under `root` (recursively), sorted by path.
+///
+/// # Errors
+/// [`Error::BadPath`] when `root` is not a readable folder.
+pub fn scan_folder(root: &Path) -> Result<Vec<ScannedFile>> {
+    if !root.is_dir() {
+        return Err(Error::BadPath {
+            path: root.to_path_buf(),
+            reason: "not a folder".into(),
+        });
+    }
+    let walker = ignore::WalkBuilder::new(root)
+        .standard_filters(false)
+        .hidden(true)
+        .follow_links(false)
+        .add_custom_ignore_filename(IGNORE_FILE)
+        .build();
+    let mut files = Vec::new();
+    for entry in walker.flatten() {
+        if !entry.file_type().is_some_and(|t| t.is_file()) {
+            continue;
+        }
+        let name = entry.file_name().to_string_lossy();
+        if is_ignored_name(&name) {
+            continue;
+        }
+        if let Ok(meta) = entry.metadata() {
+            files.push(ScannedFile {
+                path: entry.path().to_path_buf(),
+                size: meta.len(),
+                mtime_ns: mtime_ns(&meta),
+            });
+        }
+    }
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(files)
+}
+
+/// Modification time in ns since the epoch (0 when unavailable).
+pub fn mtime_ns(meta: &std::fs::Metadata) -> i128 {
+    meta.modified()
+        .ok()
+        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos() as i128)
+}
+
+/// What a scan means for the index.
+#[derive(Debug, Default)]
+pub struct Plan {
+    /// Files whose size or mtime differ from the record, or that are new.
+    pub candidates: Vec<ScannedFile>,
+    /// Files with the same size and mtime as recorded.
+    pub unchanged: usize,
+    /// Recorded paths under the roots that are gone, with their records.
+    pub deleted: BTreeMap<String, FileRecord>,
+}
+
+impl Plan {
+    /// Paths of deleted files by content hash, for move detection.
+    pub fn deleted_by_hash(&self) -> HashMap<String, String> {
+        self.deleted
+            .iter()
+            .filter(|(_, r)| r.doc_id.is_some())
+            .map(|(p, r)| (r.hash.clone(), p.clone()))
+            .collect()
+    }
+}
+
+/// Diff the files on disk under `roots` with the `files` database.
+///
+/// # Errors
+/// LMDB errors.
+pub fn plan(
+    dbs: &Databases,
+    rtxn: &RoTxn<'_>,
+    roots: &[PathBuf],
+    scanned: Vec<ScannedFile>,
+) -> Result<Plan> {
+    let mut plan = Plan::default();
+    let mut on_disk = std::collections::HashSet::new();
+    for file in scanned {
+        let key = file.path.to_string_lossy().into_owned();
+        let record = dbs.files.get(rtxn, &key)?;
+        on_disk.insert(key);
+        match record {
+            Some(r) if r.size == file.size && r.mtime_ns == file.mtime_ns => plan.unchanged += 1,
+            _ => plan.candidates.push(file),
+        }
+    }
+    for root in roots {
+        let prefix = root.to_string_lossy().into_owned();
+        for entry in dbs.files.prefix_iter(rtxn, &prefix)? {
+            let (path, record) = entry?;
+            if under_root(path, &prefix) && !on_disk.contains(path) {
+                plan.deleted.insert(path.to_string(), record);
+            }
+        }
+    }
+    Ok(plan)
+}
+
+fn under_root(path: &str, root: &str) -> bool {
+    path.strip_prefix(root)
+        .is_some_and(|rest| rest.starts_with('/') || root.ends_with('/'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn temp_lock_and_hidden_files_are_ignored() {
+        for name in [
+            "~$policy.docx",
+            ".~lock.a.odt#",
+            "a.swp",
+            "b.tmp",
+            "c.part",
+            ".DS_Store",
+            "x.md.meta.toml",
+        ] {
+            assert!(is_ignored_name(name), "{name}");
+        }
+        assert!(!is_ignored_name("leave-policy.md"));
+    }
+
+    #[test]
+    fn root_prefix_does_not_match_sibling_folders() {
+        assert!(under_root("/docs/a.md", "/docs"));
+        assert!(!under_root("/docs-old/a.md", "/docs"));
+    }
+}

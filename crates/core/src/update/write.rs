@@ -1,0 +1,459 @@
+//! The single writer: applies one batch of prepared files in one `RwTxn`
+//! (ARCHITECTURE §3). Old chunks of changed or deleted documents leave every
+//! database, new ones enter, arroy is updated, then the batch commits. A kill
+//! at any point leaves the previous commit intact.
+
+use almirah_extract::ChunkDraft;
+use heed::RwTxn;
+use rand::SeedableRng;
+
+use super::delta::BitmapDelta;
+use super::prepare::Prepared;
+use super::scan::ScannedFile;
+use crate::error::{Error, Result};
+use crate::failpoint;
+use crate::store::{
+    ChunkRecord, ChunkTerms, Databases, DocumentRecord, FACET_ALL, FileRecord, FileStatus, Store,
+    get_meta, meta_keys, term_chunk_key,
+};
+use crate::text::Tokenizer;
+
+/// Fixed seed for arroy's tree building, so builds are reproducible.
+const ARROY_SEED: u64 = 0xA1_31_4A;
+
+/// What the writer needs to know besides the items.
+pub struct WriteContext {
+    /// Vector dimensions.
+    pub dimensions: usize,
+    /// arroy index in use.
+    pub vector_index: u16,
+    /// Build arroy trees once the library holds at least this many chunks.
+    pub arroy_build_min: usize,
+}
+
+/// Counts of one committed batch.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct BatchOutcome {
+    /// Chunks inserted.
+    pub chunks_added: usize,
+    /// Chunks removed.
+    pub chunks_removed: usize,
+}
+
+struct Batch<'t> {
+    wtxn: RwTxn<'t>,
+    dbs: Databases,
+    postings: BitmapDelta,
+    facets: BitmapDelta,
+    total_len: i64,
+    tokenizer: &'t Tokenizer,
+    arroy: arroy::Writer<arroy::distances::Cosine>,
+    outcome: BatchOutcome,
+}
+
+/// Write `items` and the `deletions` (path, record) in one transaction.
+///
+/// # Errors
+/// LMDB and arroy errors; the transaction is then aborted and nothing changes.
+pub fn write_batch(
+    store: &Store,
+    tokenizer: &Tokenizer,
+    ctx: &WriteContext,
+    items: Vec<Prepared>,
+    deletions: Vec<(String, FileRecord)>,
+) -> Result<BatchOutcome> {
+    let dbs = *store.dbs();
+    let wtxn = store.env().write_txn()?;
+    let arroy = arroy::Writer::new(dbs.vectors, ctx.vector_index, ctx.dimensions);
+    let mut batch = Batch {
+        wtxn,
+        dbs,
+        postings: BitmapDelta::default(),
+        facets: BitmapDelta::default(),
+        total_len: 0,
+        tokenizer,
+        arroy,
+        outcome: BatchOutcome::default(),
+    };
+    for (i, item) in items.into_iter().enumerate() {
+        batch.apply(item)?;
+        if i == 0 {
+            failpoint::hit("mid-batch");
+        }
+    }
+    for (path, record) in deletions {
+        batch.delete_file(&path, &record)?;
+    }
+    batch.finish(ctx)
+}
+
+impl Batch<'_> {
+    fn apply(&mut self, item: Prepared) -> Result<()> {
+        match item {
+            Prepared::Indexed {
+                file,
+                hash,
+                extracted,
+                vectors,
+                fresh,
+            } => {
+                for (key, vector) in fresh {
+                    self.dbs.embed_cache.put(
+                        &mut self.wtxn,
+                        &key,
+                        &crate::store::vector_to_bytes(&vector),
+                    )?;
+                }
+                self.index_file(&file, hash, extracted, &vectors)
+            }
+            Prepared::Moved { file, hash, from } => self.move_file(&file, hash, &from),
+            Prepared::Touched { file, hash } => self.touch_file(&file, hash),
+            Prepared::Failed {
+                file,
+                hash,
+                status,
+                reason,
+            } => self.fail_file(&file, hash, status, reason),
+        }
+    }
+
+    fn index_file(
+        &mut self,
+        file: &ScannedFile,
+        hash: String,
+        extracted: super::extractor::ExtractedFile,
+        vectors: &[Vec<f32>],
+    ) -> Result<()> {
+        let path = file.path.to_string_lossy().into_owned();
+        let previous = self
+            .dbs
+            .files
+            .get(&self.wtxn, &path)?
+            .and_then(|r| r.doc_id);
+        let (id, key) = match previous
+            .map(|id| self.dbs.documents.get(&self.wtxn, &id))
+            .transpose()?
+            .flatten()
+        {
+            Some(old) => {
+                self.remove_chunks(&old)?;
+                (old.id, old.key)
+            }
+            None => {
+                let id = self.next_counter(meta_keys::NEXT_DOC_ID)?;
+                (id, self.unique_doc_key(&file.path, id)?)
+            }
+        };
+        self.dbs.chunk_keys.put(&mut self.wtxn, &key, &id)?;
+        let kind = extracted.doc.kind;
+        let mut chunk_ids = Vec::with_capacity(extracted.chunks.len());
+        let mut anchors = std::collections::HashMap::<String, u32>::new();
+        for (draft, vector) in extracted.chunks.iter().zip(vectors) {
+            let n = anchors.entry(draft.anchor.clone()).or_insert(0);
+            *n += 1;
+            let chunk_key = format!("{key}::{}#{n}", draft.anchor);
+            chunk_ids.push(self.insert_chunk(id, &chunk_key, draft, vector, kind)?);
+        }
+        match &extracted.doc.table {
+            Some(table) => self.dbs.tables.put(&mut self.wtxn, &id, table)?,
+            None => {
+                self.dbs.tables.delete(&mut self.wtxn, &id)?;
+            }
+        }
+        let doc = DocumentRecord {
+            id,
+            key,
+            path: path.clone(),
+            title: extracted
+                .doc
+                .title
+                .clone()
+                .unwrap_or_else(|| file_stem(&file.path)),
+            kind,
+            content_hash: hash.clone(),
+            chunks: chunk_ids,
+            pages: extracted.doc.pages,
+            front_matter: extracted.doc.front_matter,
+            notes: extracted.doc.notes,
+            stale_reason: None,
+        };
+        self.dbs.documents.put(&mut self.wtxn, &id, &doc)?;
+        let record = file_record(file, hash, Some(id), FileStatus::Indexed, None);
+        Ok(self.dbs.files.put(&mut self.wtxn, &path, &record)?)
+    }
+
+    fn insert_chunk(
+        &mut self,
+        doc_id: u32,
+        key: &str,
+        draft: &ChunkDraft,
+        vector: &[f32],
+        kind: almirah_extract::FileKind,
+    ) -> Result<u32> {
+        let id = self.next_counter(meta_keys::NEXT_CHUNK_ID)?;
+        let record = ChunkRecord {
+            doc_id,
+            ordinal: draft.ordinal,
+            key: key.to_string(),
+            heading_path: draft.heading_path.clone(),
+            text: draft.text.clone(),
+            byte_span: draft.byte_span,
+            pages: draft.pages,
+        };
+        self.dbs.chunks.put(&mut self.wtxn, &id, &record)?;
+        self.dbs.chunk_keys.put(&mut self.wtxn, key, &id)?;
+        let (freqs, len) = self
+            .tokenizer
+            .term_frequencies(&super::indexable_text(draft));
+        for (term, tf) in &freqs {
+            self.postings.add(term, id);
+            self.dbs
+                .term_freqs
+                .put(&mut self.wtxn, &term_chunk_key(term, id), tf)?;
+        }
+        let terms = ChunkTerms {
+            len,
+            terms: freqs.into_keys().collect(),
+        };
+        self.dbs.chunk_terms.put(&mut self.wtxn, &id, &terms)?;
+        self.total_len += i64::from(len);
+        for facet in [
+            FACET_ALL.to_string(),
+            format!("doc:{doc_id}"),
+            format!("kind:{}", kind_name(kind)),
+        ] {
+            self.facets.add(&facet, id);
+        }
+        self.arroy.add_item(&mut self.wtxn, id, vector)?;
+        self.outcome.chunks_added += 1;
+        Ok(id)
+    }
+
+    fn remove_chunks(&mut self, doc: &DocumentRecord) -> Result<()> {
+        for &id in &doc.chunks {
+            if let Some(terms) = self.dbs.chunk_terms.get(&self.wtxn, &id)? {
+                for term in &terms.terms {
+                    self.postings.remove(term, id);
+                    self.dbs
+                        .term_freqs
+                        .delete(&mut self.wtxn, &term_chunk_key(term, id))?;
+                }
+                self.total_len -= i64::from(terms.len);
+                self.dbs.chunk_terms.delete(&mut self.wtxn, &id)?;
+            }
+            if let Some(chunk) = self.dbs.chunks.get(&self.wtxn, &id)? {
+                self.dbs.chunk_keys.delete(&mut self.wtxn, &chunk.key)?;
+                self.dbs.chunks.delete(&mut self.wtxn, &id)?;
+            }
+            for facet in [
+                FACET_ALL.to_string(),
+                format!("doc:{}", doc.id),
+                format!("kind:{}", kind_name(doc.kind)),
+            ] {
+                self.facets.remove(&facet, id);
+            }
+            self.arroy.del_item(&mut self.wtxn, id)?;
+            self.outcome.chunks_removed += 1;
+        }
+        Ok(())
+    }
+
+    fn remove_document(&mut self, doc_id: u32) -> Result<()> {
+        if let Some(doc) = self.dbs.documents.get(&self.wtxn, &doc_id)? {
+            self.remove_chunks(&doc)?;
+            self.dbs.chunk_keys.delete(&mut self.wtxn, &doc.key)?;
+            self.dbs.documents.delete(&mut self.wtxn, &doc_id)?;
+            self.dbs.tables.delete(&mut self.wtxn, &doc_id)?;
+        }
+        Ok(())
+    }
+
+    fn move_file(&mut self, file: &ScannedFile, hash: String, from: &str) -> Result<()> {
+        let path = file.path.to_string_lossy().into_owned();
+        let Some(old) = self.dbs.files.get(&self.wtxn, from)? else {
+            return Ok(());
+        };
+        if let Some(replaced) = self
+            .dbs
+            .files
+            .get(&self.wtxn, &path)?
+            .and_then(|r| r.doc_id)
+        {
+            if Some(replaced) != old.doc_id {
+                self.remove_document(replaced)?;
+            }
+        }
+        self.dbs.files.delete(&mut self.wtxn, from)?;
+        if let Some(mut doc) = old
+            .doc_id
+            .map(|id| self.dbs.documents.get(&self.wtxn, &id))
+            .transpose()?
+            .flatten()
+        {
+            doc.path = path.clone();
+            self.dbs.documents.put(&mut self.wtxn, &doc.id, &doc)?;
+        }
+        let record = FileRecord {
+            size: file.size,
+            mtime_ns: file.mtime_ns,
+            hash,
+            ..old
+        };
+        Ok(self.dbs.files.put(&mut self.wtxn, &path, &record)?)
+    }
+
+    fn touch_file(&mut self, file: &ScannedFile, hash: String) -> Result<()> {
+        let path = file.path.to_string_lossy().into_owned();
+        let Some(old) = self.dbs.files.get(&self.wtxn, &path)? else {
+            return Ok(());
+        };
+        let record = FileRecord {
+            size: file.size,
+            mtime_ns: file.mtime_ns,
+            hash,
+            ..old
+        };
+        Ok(self.dbs.files.put(&mut self.wtxn, &path, &record)?)
+    }
+
+    fn fail_file(
+        &mut self,
+        file: &ScannedFile,
+        hash: String,
+        status: FileStatus,
+        reason: String,
+    ) -> Result<()> {
+        let path = file.path.to_string_lossy().into_owned();
+        let kept = self
+            .dbs
+            .files
+            .get(&self.wtxn, &path)?
+            .and_then(|r| r.doc_id);
+        if let Some(mut doc) = kept
+            .map(|id| self.dbs.documents.get(&self.wtxn, &id))
+            .transpose()?
+            .flatten()
+        {
+            doc.stale_reason = Some(format!(
+                "a newer version exists but could not be read: {reason}"
+            ));
+            self.dbs.documents.put(&mut self.wtxn, &doc.id, &doc)?;
+        }
+        let record = file_record(file, hash, kept, status, Some(reason));
+        Ok(self.dbs.files.put(&mut self.wtxn, &path, &record)?)
+    }
+
+    fn delete_file(&mut self, path: &str, record: &FileRecord) -> Result<()> {
+        // A move already re-pointed the document; only delete what still belongs here.
+        if self.dbs.files.get(&self.wtxn, path)?.is_none() {
+            return Ok(());
+        }
+        if let Some(id) = record.doc_id {
+            self.remove_document(id)?;
+        }
+        self.dbs.files.delete(&mut self.wtxn, path)?;
+        Ok(())
+    }
+
+    fn finish(mut self, ctx: &WriteContext) -> Result<BatchOutcome> {
+        let postings = std::mem::take(&mut self.postings);
+        postings.apply(&mut self.wtxn, self.dbs.postings)?;
+        let facets = std::mem::take(&mut self.facets);
+        facets.apply(&mut self.wtxn, self.dbs.facets)?;
+        let total: i64 =
+            get_meta::<i64>(&self.dbs, &self.wtxn, meta_keys::BM25_TOTAL_LEN)?.unwrap_or(0);
+        self.dbs.meta.put(
+            &mut self.wtxn,
+            meta_keys::BM25_TOTAL_LEN,
+            &(total + self.total_len).max(0).into(),
+        )?;
+        failpoint::hit("vector-update");
+        let items = crate::store::all_chunks(&self.dbs, &self.wtxn)?.len();
+        if items as usize >= ctx.arroy_build_min {
+            let mut rng = rand::rngs::StdRng::seed_from_u64(ARROY_SEED);
+            self.arroy.builder(&mut rng).build(&mut self.wtxn)?;
+        }
+        failpoint::hit("before-commit");
+        self.wtxn.commit()?;
+        failpoint::hit("after-commit");
+        Ok(self.outcome)
+    }
+
+    fn next_counter(&mut self, key: &str) -> Result<u32> {
+        let next: u32 = get_meta(&self.dbs, &self.wtxn, key)?.unwrap_or(0);
+        let bumped = next
+            .checked_add(1)
+            .ok_or_else(|| Error::DataCorruption(format!("{key} overflow")))?;
+        self.dbs.meta.put(&mut self.wtxn, key, &bumped.into())?;
+        Ok(next)
+    }
+
+    fn unique_doc_key(&self, path: &std::path::Path, id: u32) -> Result<String> {
+        let base = slug(&file_stem(path));
+        let taken = self.dbs.chunk_keys.get(&self.wtxn, &base)?.is_some();
+        Ok(if taken { format!("{base}-{id}") } else { base })
+    }
+}
+
+fn file_record(
+    file: &ScannedFile,
+    hash: String,
+    doc_id: Option<u32>,
+    status: FileStatus,
+    reason: Option<String>,
+) -> FileRecord {
+    FileRecord {
+        hash,
+        size: file.size,
+        mtime_ns: file.mtime_ns,
+        doc_id,
+        status,
+        reason,
+    }
+}
+
+fn file_stem(path: &std::path::Path) -> String {
+    path.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+fn kind_name(kind: almirah_extract::FileKind) -> &'static str {
+    match kind {
+        almirah_extract::FileKind::Markdown => "markdown",
+        almirah_extract::FileKind::Text => "text",
+        almirah_extract::FileKind::Pdf => "pdf",
+        almirah_extract::FileKind::Csv => "csv",
+        almirah_extract::FileKind::Unsupported => "unsupported",
+    }
+}
+
+/// Lowercase ASCII slug: letters and digits kept, runs of anything else
+/// become one `-`; at most 64 bytes; `doc` when empty.
+pub fn slug(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+    }
+    let trimmed: String = out.trim_matches('-').chars().take(64).collect();
+    if trimmed.is_empty() {
+        "doc".to_string()
+    } else {
+        trimmed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::slug;
+
+    #[test]
+    fn slugs_are_readable_and_never_empty() {
+        assert_eq!(slug("Circular-14 (2026-27)"), "circular-14-2026-27");
+        assert_eq!(slug("छात्रावास"), "doc");
+    }
+}

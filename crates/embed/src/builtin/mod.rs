@@ -1,0 +1,188 @@
+//! The builtin embedder: all-MiniLM-L6-v2 run in-process with candle.
+//!
+//! all-MiniLM-L6-v2 is a 6-layer, 384-wide BERT (MiniLM) fine-tuned as a
+//! Sentence-BERT bi-encoder (Reimers and Gurevych, "Sentence-BERT", EMNLP 2019;
+//! model card <https://huggingface.co/sentence-transformers/all-MiniLM-L6-v2>).
+//! Its sentence-transformers pipeline is: WordPiece tokenisation truncated at
+//! 256 tokens, BERT, mean pooling over the attention mask, L2 normalisation.
+//! We reproduce exactly that with `candle_transformers::models::bert::BertModel`
+//! on the CPU. Nothing is fetched at run time: `scripts/fetch-models.sh`
+//! installs the weights.
+
+mod locate;
+
+use std::path::{Path, PathBuf};
+
+use candle_core::{DType, Device, Tensor};
+use candle_nn::VarBuilder;
+use candle_transformers::models::bert::{BertModel, Config};
+use tokenizers::{PaddingParams, PaddingStrategy, Tokenizer, TruncationParams};
+
+use crate::{EmbedError, Embedder, EmbedderId, InputKind};
+
+/// Model name recorded in the [`EmbedderId`].
+pub const BUILTIN_MODEL: &str = "all-MiniLM-L6-v2";
+/// Output dimensions of all-MiniLM-L6-v2.
+pub const BUILTIN_DIMENSIONS: usize = 384;
+/// Longest input in word pieces, special tokens included; longer texts are
+/// truncated (the model card's `max_seq_length`).
+pub const BUILTIN_MAX_TOKENS: usize = 256;
+/// Texts per forward pass; each batch is padded to its own longest text.
+const MAX_BATCH: usize = 32;
+
+/// all-MiniLM-L6-v2 on the CPU: 384-dimensional unit vectors, inputs truncated
+/// at 256 word pieces, English only. Provider id `builtin`, no prefixes.
+pub struct BuiltinEmbedder {
+    model: BertModel,
+    tokenizer: Tokenizer,
+    id: EmbedderId,
+    dir: PathBuf,
+}
+
+impl std::fmt::Debug for BuiltinEmbedder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BuiltinEmbedder")
+            .field("id", &self.id)
+            .field("dir", &self.dir)
+            .finish_non_exhaustive()
+    }
+}
+
+impl BuiltinEmbedder {
+    /// Loads the model from `model_dir`, or else from the first of
+    /// `$ALMIRAH_MODEL_DIR`, `<exe dir>/../../models/all-MiniLM-L6-v2`,
+    /// `<exe dir>/../../../models/all-MiniLM-L6-v2` and the source tree's
+    /// `models/all-MiniLM-L6-v2`. An explicit `model_dir` or a set
+    /// `$ALMIRAH_MODEL_DIR` is authoritative (no fallback).
+    /// Reads about 91 MB of weights.
+    ///
+    /// # Errors
+    /// [`EmbedError::ModelMissing`] (naming `scripts/fetch-models.sh`) when no
+    /// folder has `model.safetensors`, `tokenizer.json` and `config.json`;
+    /// [`EmbedError::Model`] when they cannot be parsed.
+    pub fn load(model_dir: Option<&Path>) -> Result<Self, EmbedError> {
+        let dir = locate::model_dir(model_dir)?;
+        let config = read_config(&dir)?;
+        let tokenizer = load_tokenizer(&dir)?;
+        let weights = std::fs::read(dir.join("model.safetensors")).map_err(model_err)?;
+        let vb = VarBuilder::from_buffered_safetensors(weights, DType::F32, &Device::Cpu)
+            .map_err(model_err)?;
+        let model = BertModel::load(vb, &config).map_err(model_err)?;
+        Ok(Self {
+            model,
+            tokenizer,
+            id: builtin_id(),
+            dir,
+        })
+    }
+
+    /// The folder the model was loaded from.
+    pub fn model_dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// One forward pass over at most [`MAX_BATCH`] texts.
+    fn embed_batch(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        let encodings = self
+            .tokenizer
+            .encode_batch(texts.to_vec(), true)
+            .map_err(model_err)?;
+        let len = encodings.first().map_or(0, |e| e.get_ids().len());
+        let mut ids = Vec::with_capacity(texts.len() * len);
+        let mut mask = Vec::with_capacity(texts.len() * len);
+        for enc in &encodings {
+            ids.extend_from_slice(enc.get_ids());
+            mask.extend_from_slice(enc.get_attention_mask());
+        }
+        let shape = (encodings.len(), len);
+        let ids = Tensor::from_vec(ids, shape, &Device::Cpu).map_err(model_err)?;
+        let mask = Tensor::from_vec(mask, shape, &Device::Cpu).map_err(model_err)?;
+        self.pool(&ids, &mask).map_err(model_err)
+    }
+
+    /// BERT, then mean pooling over the attention mask, then L2 normalisation.
+    fn pool(&self, ids: &Tensor, mask: &Tensor) -> candle_core::Result<Vec<Vec<f32>>> {
+        let types = ids.zeros_like()?;
+        let hidden = self.model.forward(ids, &types, Some(mask))?;
+        let mask = mask.to_dtype(DType::F32)?.unsqueeze(2)?;
+        let summed = hidden.broadcast_mul(&mask)?.sum(1)?;
+        let counts = mask.sum(1)?.clamp(1e-9, f32::MAX)?;
+        let mean = summed.broadcast_div(&counts)?;
+        let norms = mean.sqr()?.sum_keepdim(1)?.sqrt()?.clamp(1e-12, f32::MAX)?;
+        mean.broadcast_div(&norms)?.to_vec2::<f32>()
+    }
+}
+
+impl Embedder for BuiltinEmbedder {
+    fn id(&self) -> &EmbedderId {
+        &self.id
+    }
+
+    fn max_batch(&self) -> usize {
+        MAX_BATCH
+    }
+
+    fn embed(&self, texts: &[&str], _kind: InputKind) -> Result<Vec<Vec<f32>>, EmbedError> {
+        let mut out = Vec::with_capacity(texts.len());
+        for batch in texts.chunks(MAX_BATCH) {
+            out.extend(self.embed_batch(batch)?);
+        }
+        if out.len() != texts.len() {
+            return Err(EmbedError::Protocol(format!(
+                "{} vectors for {} texts",
+                out.len(),
+                texts.len()
+            )));
+        }
+        Ok(out)
+    }
+}
+
+fn builtin_id() -> EmbedderId {
+    EmbedderId {
+        provider: "builtin".into(),
+        model: BUILTIN_MODEL.into(),
+        dimensions: BUILTIN_DIMENSIONS,
+        document_prefix: String::new(),
+        query_prefix: String::new(),
+    }
+}
+
+fn read_config(dir: &Path) -> Result<Config, EmbedError> {
+    let text = std::fs::read_to_string(dir.join("config.json")).map_err(model_err)?;
+    let config: Config = serde_json::from_str(&text).map_err(model_err)?;
+    if config.hidden_size != BUILTIN_DIMENSIONS {
+        return Err(EmbedError::Model(format!(
+            "{} has hidden size {}, expected {BUILTIN_DIMENSIONS}",
+            dir.display(),
+            config.hidden_size
+        )));
+    }
+    Ok(config)
+}
+
+/// The tokenizer with truncation at 256 word pieces and per-batch padding (the
+/// shipped tokenizer.json pads and truncates to a fixed 128).
+fn load_tokenizer(dir: &Path) -> Result<Tokenizer, EmbedError> {
+    let mut tokenizer = Tokenizer::from_file(dir.join("tokenizer.json")).map_err(model_err)?;
+    let truncation = TruncationParams {
+        max_length: BUILTIN_MAX_TOKENS,
+        ..Default::default()
+    };
+    tokenizer
+        .with_truncation(Some(truncation))
+        .map_err(model_err)?;
+    let padding = PaddingParams {
+        strategy: PaddingStrategy::BatchLongest,
+        ..Default::default()
+    };
+    tokenizer.with_padding(Some(padding));
+    Ok(tokenizer)
+}
+
+fn model_err(e: impl std::fmt::Display) -> EmbedError {
+    EmbedError::Model(e.to_string())
+}
+
+#[cfg(test)]
+mod tests;

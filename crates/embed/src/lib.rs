@@ -1,0 +1,215 @@
+//! Embedders: text → unit-length `f32` vectors.
+//!
+//! INTERFACE CONTRACT (owned by the core; implementation lives in submodules).
+//! Every embedder preserves input order and returns exactly one vector per
+//! input text (checked: a count mismatch is an [`EmbedError::Protocol`]).
+//! Vectors are L2-normalised.
+//!
+//! Providers:
+//! - [`BuiltinEmbedder`]: all-MiniLM-L6-v2 (Sentence-BERT, Reimers and Gurevych,
+//!   EMNLP 2019; model card <https://huggingface.co/sentence-transformers/all-MiniLM-L6-v2>)
+//!   run in-process with candle; 384 dimensions, no network.
+//! - [`HashEmbedder`]: deterministic feature hashing for tests and benchmarks.
+//! - Ollama, OpenAI-compatible and Gemini over blocking HTTP with retries
+//!   ([`HttpOptions`], [`RetryPolicy`]).
+//!
+//! HTTP embedders use `reqwest::blocking`: call them from a plain thread (or
+//! `spawn_blocking`), never directly on an async runtime's worker.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+mod builtin;
+mod hash;
+mod http;
+mod vector;
+
+pub use builtin::{BUILTIN_DIMENSIONS, BUILTIN_MAX_TOKENS, BUILTIN_MODEL, BuiltinEmbedder};
+pub use hash::HashEmbedder;
+pub use http::{HttpOptions, RetryPolicy};
+
+/// What a text is embedded as; some models use different prefixes for each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum InputKind {
+    /// A stored chunk.
+    Document,
+    /// A search query.
+    Query,
+}
+
+/// The identity of an embedder, stored in the index. Two embedders with
+/// different identities produce incomparable vectors.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EmbedderId {
+    /// `builtin`, `hash`, `ollama`, `openai` or `gemini`.
+    pub provider: String,
+    /// Model name, e.g. `all-MiniLM-L6-v2`.
+    pub model: String,
+    /// Vector dimensions. For an HTTP embedder whose dimensions were not
+    /// configured this is 0 until the first successful call (see
+    /// [`Embedder::resolve_id`]).
+    pub dimensions: usize,
+    /// Prefix put before document texts ("" for none).
+    pub document_prefix: String,
+    /// Prefix put before query texts ("" for none).
+    pub query_prefix: String,
+}
+
+impl EmbedderId {
+    /// A short stable fingerprint of the identity (hex of blake3 over its JSON),
+    /// used as the embedding-cache key prefix.
+    pub fn fingerprint(&self) -> String {
+        let json = serde_json::to_vec(self).unwrap_or_default();
+        blake3::hash(&json).to_hex()[..16].to_string()
+    }
+}
+
+/// Errors from embedding.
+#[derive(Debug, thiserror::Error)]
+pub enum EmbedError {
+    /// The builtin model files are missing; the message names the command that fetches them.
+    #[error(
+        "embedding model not found at {path}: run `scripts/fetch-models.sh` (or set ALMIRAH_MODEL_DIR)"
+    )]
+    ModelMissing {
+        /// Where the model was looked for.
+        path: PathBuf,
+    },
+    /// The model or its tokenizer could not be loaded or run.
+    #[error("embedding model error: {0}")]
+    Model(String),
+    /// The server answered with a non-retryable status (4xx other than 429).
+    #[error("embedding server refused the request ({status}): {message}")]
+    Refused {
+        /// HTTP status code.
+        status: u16,
+        /// Server message, with a hint where one helps.
+        message: String,
+    },
+    /// The server could not be reached or kept failing after retries.
+    #[error("embedding server unavailable after {attempts} attempts: {message}")]
+    Unavailable {
+        /// Attempts made.
+        attempts: u32,
+        /// Last error.
+        message: String,
+    },
+    /// The response did not match the request (wrong vector count or dimensions).
+    #[error("embedding protocol error: {0}")]
+    Protocol(String),
+    /// Bad configuration (unknown provider, missing API key, ...).
+    #[error("embedder configuration: {0}")]
+    Config(String),
+}
+
+/// Turns texts into vectors.
+pub trait Embedder: Send + Sync {
+    /// The identity stored in the index.
+    fn id(&self) -> &EmbedderId;
+    /// Largest number of texts per call to [`Embedder::embed`]; callers split larger batches.
+    fn max_batch(&self) -> usize;
+    /// Embed `texts` in order; returns `texts.len()` vectors of `id().dimensions` floats, L2-normalised.
+    ///
+    /// # Errors
+    /// [`EmbedError`] on model failure, network failure or a malformed response.
+    fn embed(&self, texts: &[&str], kind: InputKind) -> Result<Vec<Vec<f32>>, EmbedError>;
+
+    /// The complete identity, with `dimensions` known. The default returns
+    /// [`Embedder::id`]; an HTTP embedder without configured dimensions embeds one
+    /// short probe text the first time (one request), then caches the answer.
+    /// Call this before comparing with the identity stored in an index.
+    ///
+    /// # Errors
+    /// As [`Embedder::embed`].
+    fn resolve_id(&self) -> Result<EmbedderId, EmbedError> {
+        Ok(self.id().clone())
+    }
+}
+
+/// How to build an embedder; lives in the config file under `[embedder]`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "provider", rename_all = "lowercase")]
+pub enum EmbedderConfig {
+    /// all-MiniLM-L6-v2 in-process (candle), 384 dimensions.
+    Builtin {
+        /// Folder with `model.safetensors`, `tokenizer.json`, `config.json`;
+        /// default: `$ALMIRAH_MODEL_DIR`, else `<repo>/models/all-MiniLM-L6-v2`
+        /// next to the executable's workspace, else the data dir's `models/`.
+        model_dir: Option<PathBuf>,
+    },
+    /// Deterministic feature-hashing embedder for tests and benchmarks
+    /// (bag of words hashed into `dimensions` buckets). Not semantic.
+    Hash {
+        /// Vector dimensions.
+        dimensions: usize,
+    },
+    /// Ollama `/api/embed`.
+    Ollama {
+        /// Base URL, default `http://127.0.0.1:11434`.
+        url: Option<String>,
+        /// Model name.
+        model: String,
+    },
+    /// Any OpenAI-compatible `/v1/embeddings`.
+    Openai {
+        /// Base URL including `/v1`.
+        url: String,
+        /// Model name.
+        model: String,
+        /// Environment variable holding the API key (optional for local servers).
+        api_key_env: Option<String>,
+        /// Requested dimensions, if the model supports it.
+        dimensions: Option<usize>,
+    },
+    /// Gemini `embedContent` / `batchEmbedContents`.
+    Gemini {
+        /// Model name, e.g. `gemini-embedding-001`.
+        model: String,
+        /// Environment variable holding the API key (default `GEMINI_API_KEY`).
+        api_key_env: Option<String>,
+        /// `output_dimensionality`.
+        dimensions: Option<usize>,
+        /// Base URL override (tests point it at a loopback server).
+        url: Option<String>,
+    },
+}
+
+impl Default for EmbedderConfig {
+    fn default() -> Self {
+        Self::Builtin { model_dir: None }
+    }
+}
+
+/// Build an embedder from its configuration with default [`HttpOptions`]
+/// (5 attempts, 250 ms base / 8 s cap backoff, 10 s connect and 120 s request
+/// timeouts). Loads model weights for `builtin` (about 91 MB read from disk);
+/// reads API keys from the environment; does no network I/O.
+///
+/// # Errors
+/// [`EmbedError::ModelMissing`] when the builtin model is absent,
+/// [`EmbedError::Model`] when it cannot be loaded,
+/// [`EmbedError::Config`] for bad settings (zero dimensions, unset API-key variable).
+pub fn from_config(config: &EmbedderConfig) -> Result<Box<dyn Embedder>, EmbedError> {
+    from_config_with(config, &HttpOptions::default())
+}
+
+/// [`from_config`] with explicit HTTP options (ignored by `builtin` and `hash`).
+///
+/// # Errors
+/// As [`from_config`].
+pub fn from_config_with(
+    config: &EmbedderConfig,
+    options: &HttpOptions,
+) -> Result<Box<dyn Embedder>, EmbedError> {
+    match config {
+        EmbedderConfig::Builtin { model_dir } => {
+            Ok(Box::new(BuiltinEmbedder::load(model_dir.as_deref())?))
+        }
+        EmbedderConfig::Hash { dimensions } => Ok(Box::new(HashEmbedder::new(*dimensions)?)),
+        other => http::from_config(other, options),
+    }
+}
+
+#[cfg(test)]
+mod tests;

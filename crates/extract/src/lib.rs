@@ -1,0 +1,180 @@
+//! Text extraction and structure-aware chunking.
+//!
+//! `extract` turns one file's bytes into an [`Extracted`] document (sections with
+//! heading paths and page numbers, front matter, an optional table); `chunk`
+//! splits it along that structure into [`ChunkDraft`]s. Both are pure functions
+//! of their input: no I/O beyond the bytes given, no global state, so the core
+//! can run them in a child process (ARCHITECTURE §4) and cache by content hash.
+//!
+//! INTERFACE CONTRACT (owned by the core; implementation lives in submodules).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+mod chunk;
+mod decode;
+mod frontmatter;
+mod guard;
+mod markdown;
+mod pdf;
+mod quality;
+mod render;
+mod shortcode;
+mod tabular;
+mod text;
+
+/// The kinds of file Almirah reads, decided by extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FileKind {
+    /// `.md`, `.markdown`.
+    Markdown,
+    /// `.txt`, `.text` and extension-less text.
+    Text,
+    /// `.pdf`.
+    Pdf,
+    /// `.csv`.
+    Csv,
+    /// Anything else; recorded with status `unsupported`.
+    Unsupported,
+}
+
+/// One structural unit of a document: a Markdown section under a heading, a
+/// PDF page, a block of plain text, or a CSV row group.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Section {
+    /// Headings from the top level down to this section; empty when none.
+    pub heading_path: Vec<String>,
+    /// Clean text of the section (no front matter, no shortcodes, no control bytes).
+    pub text: String,
+    /// 1-based PDF page number; `None` for non-paginated formats.
+    pub page: Option<u32>,
+    /// Byte offset of this section's text in the source file (Markdown, text)
+    /// or in the page's extracted text (PDF). Chunk spans are relative to it.
+    pub source_offset: u64,
+}
+
+/// A CSV file kept as a table for the `lookup_table` tool.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Table {
+    /// Header row.
+    pub headers: Vec<String>,
+    /// Data rows, each as long as `headers` (short rows padded with "").
+    pub rows: Vec<Vec<String>>,
+}
+
+/// The result of extracting one file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Extracted {
+    /// What the file was read as.
+    pub kind: FileKind,
+    /// Front-matter title, else first heading, else PDF info title, else `None`.
+    pub title: Option<String>,
+    /// Front matter (YAML `---` or TOML `+++`) as JSON values; never chunked.
+    pub front_matter: BTreeMap<String, serde_json::Value>,
+    /// Sections in document order.
+    pub sections: Vec<Section>,
+    /// Set for CSV files.
+    pub table: Option<Table>,
+    /// Number of pages for PDFs.
+    pub pages: Option<u32>,
+    /// Share of "good" characters in the extracted text, 0.0..=1.0 (see `quality`).
+    pub quality: f32,
+    /// Non-fatal notes, e.g. "opened with empty password", "3 pages had no text".
+    pub notes: Vec<String>,
+}
+
+/// Why a file produced no indexable text. The `Display` form is the status
+/// string shown to users (`needs-password`, `no-text-layer`, ...).
+#[derive(Debug, Clone, PartialEq, thiserror::Error, Serialize, Deserialize)]
+#[serde(tag = "status", content = "reason", rename_all = "kebab-case")]
+pub enum ExtractError {
+    /// Encrypted PDF that does not open with the empty password.
+    #[error("needs-password")]
+    NeedsPassword,
+    /// PDF whose pages carry no text (scanned images).
+    #[error("no-text-layer")]
+    NoTextLayer,
+    /// Text came out garbled (quality score below the threshold).
+    #[error("low-quality-text: score {0:.2}")]
+    LowQualityText(f32),
+    /// The file type is not one Almirah reads.
+    #[error("unsupported")]
+    Unsupported,
+    /// Anything else, with the parser's reason.
+    #[error("failed: {0}")]
+    Failed(String),
+}
+
+/// Chunking parameters, in characters.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct ChunkOptions {
+    /// Smallest chunk the splitter aims for, in characters (default 400).
+    pub min_chars: usize,
+    /// Largest chunk, in characters (default 1200).
+    pub max_chars: usize,
+}
+
+impl Default for ChunkOptions {
+    fn default() -> Self {
+        Self {
+            min_chars: 400,
+            max_chars: 1200,
+        }
+    }
+}
+
+/// One chunk before it gets ids and embeddings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ChunkDraft {
+    /// 0-based position of the chunk within its document.
+    pub ordinal: u32,
+    /// Heading path of the section the chunk came from.
+    pub heading_path: Vec<String>,
+    /// Slug of the innermost heading (or `p<page>` for PDFs, `text` otherwise),
+    /// used for readable chunk keys such as `overtime@2024-11-26::pay-cap#2`.
+    pub anchor: String,
+    /// The chunk text.
+    pub text: String,
+    /// Byte span `[start, end)` in the source (see [`Section::source_offset`]).
+    pub byte_span: (u64, u64),
+    /// First and last 1-based page, for PDFs.
+    pub pages: Option<(u32, u32)>,
+}
+
+/// Decide how a path is read, by its extension (case-insensitive).
+pub fn kind_of(path: &Path) -> FileKind {
+    let ext = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    match ext.as_deref() {
+        Some("md" | "markdown") => FileKind::Markdown,
+        Some("txt" | "text") | None => FileKind::Text,
+        Some("pdf") => FileKind::Pdf,
+        Some("csv") => FileKind::Csv,
+        Some(_) => FileKind::Unsupported,
+    }
+}
+
+/// Extract one file.
+///
+/// # Errors
+/// Returns an [`ExtractError`] describing why nothing indexable came out. Never
+/// panics on malformed input: third-party parsers are called under
+/// `catch_unwind`.
+pub fn extract(path: &Path, bytes: &[u8]) -> Result<Extracted, ExtractError> {
+    match kind_of(path) {
+        FileKind::Markdown => markdown::extract_markdown(bytes),
+        FileKind::Text => text::extract_text(bytes),
+        FileKind::Pdf => pdf::extract_pdf(bytes),
+        FileKind::Csv => tabular::extract_csv(path, bytes),
+        FileKind::Unsupported => Err(ExtractError::Unsupported),
+    }
+}
+
+/// Split an extracted document into chunks along its structure.
+pub fn chunk(doc: &Extracted, opts: &ChunkOptions) -> Vec<ChunkDraft> {
+    chunk::chunk_doc(doc, opts)
+}

@@ -1,0 +1,125 @@
+//! CSV extraction with the `csv` crate (flexible record lengths). The file is
+//! kept as a [`Table`] and each row becomes a searchable section rendered as
+//! `header: value; header: value` (empty cells omitted).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use crate::{ExtractError, Extracted, FileKind, Section, Table, decode, quality};
+
+/// Extract a CSV file (first record = headers).
+pub(crate) fn extract_csv(path: &Path, bytes: &[u8]) -> Result<Extracted, ExtractError> {
+    let decoded = decode::decode(bytes);
+    let (mut headers, records) = read_records(&decoded.text)?;
+    let width = records
+        .iter()
+        .map(|(_, r)| r.len())
+        .max()
+        .unwrap_or(0)
+        .max(headers.len());
+    for i in headers.len()..width {
+        headers.push(format!("column {}", i + 1));
+    }
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let sections: Vec<Section> = records
+        .iter()
+        .filter_map(|(off, row)| row_section(&headers, row, *off, &stem))
+        .collect();
+    if sections.is_empty() {
+        return Err(ExtractError::Failed("empty".into()));
+    }
+    let rows = records.into_iter().map(|(_, r)| pad(r, width)).collect();
+    let all: String = sections.iter().map(|s| s.text.as_str()).collect();
+    Ok(Extracted {
+        kind: FileKind::Csv,
+        title: None,
+        front_matter: BTreeMap::new(),
+        quality: quality::score(&all),
+        sections,
+        table: Some(Table { headers, rows }),
+        pages: None,
+        notes: Vec::new(),
+    })
+}
+
+/// A data row with its byte offset in the decoded text.
+type Row = (u64, Vec<String>);
+
+/// Headers and data rows; fails on malformed CSV or a missing header row.
+fn read_records(text: &str) -> Result<(Vec<String>, Vec<Row>), ExtractError> {
+    let mut reader = csv::ReaderBuilder::new()
+        .flexible(true)
+        .has_headers(false)
+        .from_reader(text.as_bytes());
+    let mut headers = None;
+    let mut rows = Vec::new();
+    for record in reader.records() {
+        let record = record.map_err(|e| ExtractError::Failed(format!("csv: {e}")))?;
+        let offset = record.position().map_or(0, csv::Position::byte);
+        let cells: Vec<String> = record.iter().map(|c| c.trim().to_string()).collect();
+        if headers.is_none() {
+            headers = Some(cells);
+        } else if cells.iter().any(|c| !c.is_empty()) {
+            rows.push((offset, cells));
+        }
+    }
+    headers
+        .map(|h| (h, rows))
+        .ok_or_else(|| ExtractError::Failed("empty".into()))
+}
+
+/// `row` extended with empty cells to `width`.
+fn pad(mut row: Vec<String>, width: usize) -> Vec<String> {
+    row.resize(width, String::new());
+    row
+}
+
+/// One row as `header: value; …`, or `None` when every cell is empty.
+fn row_section(headers: &[String], row: &[String], offset: u64, stem: &str) -> Option<Section> {
+    let text = headers
+        .iter()
+        .zip(row)
+        .filter(|(_, v)| !v.is_empty())
+        .map(|(h, v)| format!("{h}: {v}"))
+        .collect::<Vec<_>>()
+        .join("; ");
+    (!text.is_empty()).then(|| Section {
+        heading_path: vec![stem.to_string()],
+        text,
+        page: None,
+        source_offset: offset,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn rows_are_padded_and_rendered() {
+        let csv = "grade,rate,note\nGS-12,54.2\nGS-13,64.5,\"cap, 2024\",extra\n";
+        let doc = extract_csv(Path::new("pay/rates.csv"), csv.as_bytes()).unwrap();
+        let table = doc.table.unwrap();
+        assert_eq!(table.headers, ["grade", "rate", "note", "column 4"]);
+        assert_eq!(table.rows[0], ["GS-12", "54.2", "", ""]);
+        assert_eq!(
+            doc.sections[1].text,
+            "grade: GS-13; rate: 64.5; note: cap, 2024; column 4: extra"
+        );
+        assert_eq!(doc.sections[0].heading_path, ["rates"]);
+        assert_eq!(doc.sections[1].source_offset, 28);
+        assert_eq!(&csv[28..33], "GS-13");
+    }
+
+    #[test]
+    fn header_only_is_empty() {
+        assert_eq!(
+            extract_csv(Path::new("a.csv"), b"a,b\n").unwrap_err(),
+            ExtractError::Failed("empty".into())
+        );
+    }
+}
