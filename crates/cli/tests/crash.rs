@@ -14,15 +14,8 @@ use std::time::{Duration, Instant};
 fn corpus() -> tempfile::TempDir {
     let docs = tempfile::tempdir().unwrap();
     let src = common::corpora().join("handbook_18f/pages");
-    let mut pages: Vec<_> = std::fs::read_dir(&src)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "md"))
-        .collect();
-    pages.sort();
-    for p in pages.iter().take(60) {
-        std::fs::copy(p, docs.path().join(p.file_name().unwrap())).unwrap();
+    for rel in common::markdown_files(&src).iter().take(60) {
+        common::copy_rel(&src, docs.path(), rel);
     }
     let pdfs = common::corpora().join("pdfs_mixed/pypdf_sample_files");
     for name in [
@@ -37,11 +30,17 @@ fn corpus() -> tempfile::TempDir {
 
 fn index_ok(lib: &common::Library, docs: &Path) {
     let out = lib.run(&["index", "--quiet", docs.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let problems: Vec<&str> = stdout
+        .lines()
+        .filter(|l| !l.starts_with("indexed"))
+        .collect();
     assert!(
         out.status.code() == Some(0),
-        "re-run failed: {:?} {}",
+        "index run failed: {:?} {}\n{}",
         out.status,
-        String::from_utf8_lossy(&out.stderr)
+        String::from_utf8_lossy(&out.stderr),
+        problems.join("\n")
     );
 }
 

@@ -20,7 +20,7 @@ pub mod update;
 pub use engine::{Engine, EngineConfig, FileProblem, LibraryStatus};
 pub use error::{Error, ErrorKind, Result};
 pub use progress::{NoProgress, Progress, ProgressEvent};
-pub use search::{Hit, SearchOptions, SearchResults};
+pub use search::{Hit, SearchMode, SearchOptions, SearchResults};
 pub use update::{ExtractorMode, FileOutcome, IndexParams, IngestReport};
 
 pub use almirah_embed as embed;

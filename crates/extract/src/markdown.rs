@@ -64,3 +64,131 @@ fn front_matter_title(
     let title = values.get("title")?.as_str()?.trim();
     (!title.is_empty()).then(|| title.to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    fn md(src: &str) -> Extracted {
+        extract_markdown(src.as_bytes()).unwrap()
+    }
+
+    fn all_text(doc: &Extracted) -> String {
+        doc.sections
+            .iter()
+            .map(|s| s.text.as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn front_matter_is_metadata_not_text() {
+        let doc =
+            md("---\ntitle: Leave policy\nseries: leave\n---\nIntro text.\n\n# Heading\n\nBody.\n");
+        assert_eq!(doc.title.as_deref(), Some("Leave policy"));
+        assert_eq!(doc.front_matter["series"], serde_json::json!("leave"));
+        assert!(!all_text(&doc).contains("series"));
+        assert_eq!(doc.sections[0].text, "Intro text.");
+        assert_eq!(doc.sections[0].heading_path, Vec::<String>::new());
+    }
+
+    #[test]
+    fn toml_front_matter_and_first_heading_title() {
+        let doc = md("+++\nissued = 2025-02-28\n+++\n# Travel\n\nPer diem applies.\n");
+        assert_eq!(doc.front_matter["issued"], serde_json::json!("2025-02-28"));
+        assert_eq!(doc.title.as_deref(), Some("Travel"));
+        assert_eq!(all_text(&doc), "Per diem applies.");
+    }
+
+    #[test]
+    fn heading_paths_nest_and_reset() {
+        let src = "# A\n\na\n\n## B\n\nb\n\n### C\n\nc\n\n## D\n\nd\n\n# E\n\ne\n";
+        let paths: Vec<Vec<String>> = md(src)
+            .sections
+            .into_iter()
+            .map(|s| s.heading_path)
+            .collect();
+        assert_eq!(
+            paths,
+            vec![
+                vec!["A"],
+                vec!["A", "B"],
+                vec!["A", "B", "C"],
+                vec!["A", "D"],
+                vec!["E"]
+            ]
+        );
+    }
+
+    #[test]
+    fn source_offset_points_at_section_start() {
+        let src = "---\nx: 1\n---\n# A\n\nFirst para.\n\n## B\n\n[Link]({{ site.url }}) text.\n";
+        let doc = md(src);
+        assert_eq!(&src[doc.sections[0].source_offset as usize..][..5], "First");
+        assert_eq!(&src[doc.sections[1].source_offset as usize..][..5], "[Link");
+        assert_eq!(doc.sections[1].text, "Link text.");
+    }
+
+    #[test]
+    fn lists_tables_code_and_html_render_as_plain_text() {
+        let src = "Intro <a href=\"x\">chart</a>.\n\n- one\n- two [link](http://x)\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```\nlet x = 1;\n```\n\n<!-- hidden\ncomment -->\n<div>shown</div>\n";
+        let text = all_text(&md(src));
+        assert_eq!(
+            text,
+            "Intro chart.\n\n- one\n- two link\n\na | b\n1 | 2\n\nlet x = 1;\n\nshown"
+        );
+    }
+
+    #[test]
+    fn real_18f_page_has_no_shortcodes() {
+        let doc = md(include_str!("../tests/fixtures/markdown/18f-overtime.md"));
+        let text = all_text(&doc);
+        assert_eq!(
+            doc.title.as_deref(),
+            Some("Compensation for working extra hours")
+        );
+        assert!(!text.contains("{%") && !text.contains("%}"), "{text}");
+        assert!(!text.contains("keywords:") && !text.contains("people-ops"));
+        assert!(
+            text.contains("manually request these hours in HR Links before using them."),
+            "{text}"
+        );
+        assert!(
+            text.starts_with("Current employees can use this leave comparison chart"),
+            "{text}"
+        );
+        let cap = doc
+            .sections
+            .iter()
+            .find(|s| s.text.contains("GS-15, step 10"))
+            .unwrap();
+        assert_eq!(
+            cap.heading_path,
+            [
+                "Overtime and Compensatory (Comp) time",
+                "Overtime, depending on your salary level"
+            ]
+        );
+    }
+
+    #[test]
+    fn slack_channels_and_comments_in_18f_pages() {
+        let doc = md(include_str!("../tests/fixtures/markdown/18f-docker-hub.md"));
+        assert!(all_text(&doc).contains("Ask #admins-docker for access to the TTS-wide account."));
+        let doc = md(include_str!(
+            "../tests/fixtures/markdown/18f-engagements.md"
+        ));
+        let text = all_text(&doc);
+        assert!(!text.contains("TODO link") && !text.contains("{%"));
+        assert!(text.contains("- Process agreements and SOWs\n"), "{text}");
+    }
+
+    #[test]
+    fn front_matter_only_is_empty() {
+        assert_eq!(
+            extract_markdown(b"---\ntitle: x\n---\n").unwrap_err(),
+            ExtractError::Failed("empty".into())
+        );
+    }
+}

@@ -52,6 +52,10 @@ impl Renderer {
     }
 
     fn start_tag(&mut self, tag: &Tag<'_>, offset: usize) {
+        let heading = matches!(tag, Tag::Heading { .. });
+        if !heading && self.heading.is_none() && self.start.is_none() {
+            self.start = Some(offset);
+        }
         match tag {
             Tag::Heading { level, .. } => {
                 self.flush();

@@ -71,44 +71,34 @@ fn next_tag(src: &str, from: usize) -> Option<Found> {
 /// The tag starting exactly at `start`, if there is a complete one.
 fn tag_at(src: &str, start: usize) -> Option<Found> {
     let rest = &src[start..];
-    let (close, replace): (&str, fn(&str, &str, usize) -> Option<(usize, String)>) =
-        if rest.starts_with("{%") {
-            ("%}", liquid_tag)
-        } else if rest.starts_with("{{") {
-            ("}}", |_, _, end| Some((end, String::new())))
-        } else if rest.starts_with("{# ") || rest.starts_with("{#-") {
-            ("#}", |_, _, end| Some((end, String::new())))
-        } else {
-            return None;
-        };
+    let (close, liquid) = if rest.starts_with("{%") {
+        ("%}", true)
+    } else if rest.starts_with("{{") {
+        ("}}", false)
+    } else if rest.starts_with("{# ") || rest.starts_with("{#-") {
+        ("#}", false)
+    } else {
+        return None;
+    };
     let body_end = rest.get(2..)?.find(close)? + 2;
     if body_end > MAX_TAG_BYTES {
         return None;
     }
-    let body = &rest[2..body_end];
-    let (end, replacement) = replace(src, body, start + body_end + 2)?;
-    Some(Found {
-        start,
-        end,
-        replacement,
-    })
+    let end = start + body_end + 2;
+    let (end, replacement) = if liquid { liquid_tag(src, &rest[2..body_end], end) } else { (end, String::new()) };
+    Some(Found { start, end, replacement })
 }
 
 /// Replacement for a `{% … %}` tag whose body is `body` and which ends at `end`.
-fn liquid_tag(src: &str, body: &str, end: usize) -> Option<(usize, String)> {
+fn liquid_tag(src: &str, body: &str, end: usize) -> (usize, String) {
     let body = body.trim_matches(|c: char| c == '-' || c.is_whitespace());
     let name = body.split_whitespace().next().unwrap_or("");
     let args = quoted_args(body);
     match name {
-        "comment" => Some((end_of_block(src, end, "endcomment"), String::new())),
-        "slack_channel" => Some((
-            end,
-            args.first().map(|a| format!("#{a}")).unwrap_or_default(),
-        )),
-        "image" | "image_with_class" if args.len() >= 2 => {
-            Some((end, args.last().cloned().unwrap_or_default()))
-        }
-        _ => Some((end, String::new())),
+        "comment" => (end_of_block(src, end, "endcomment"), String::new()),
+        "slack_channel" => (end, args.first().map(|a| format!("#{a}")).unwrap_or_default()),
+        "image" | "image_with_class" if args.len() >= 2 => (end, args.last().cloned().unwrap_or_default()),
+        _ => (end, String::new()),
     }
 }
 

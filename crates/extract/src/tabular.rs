@@ -111,8 +111,8 @@ mod tests {
             "grade: GS-13; rate: 64.5; note: cap, 2024; column 4: extra"
         );
         assert_eq!(doc.sections[0].heading_path, ["rates"]);
-        assert_eq!(doc.sections[1].source_offset, 28);
-        assert_eq!(&csv[28..33], "GS-13");
+        assert_eq!(doc.sections[1].source_offset, 27);
+        assert_eq!(&csv[27..32], "GS-13");
     }
 
     #[test]

@@ -100,3 +100,28 @@ pub fn copy_tree(from: &Path, to: &Path) {
         }
     }
 }
+
+/// Every Markdown file under `dir`, as sorted relative paths.
+pub fn markdown_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = entry.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|e| e == "md") {
+                out.push(p.strip_prefix(dir).unwrap().to_path_buf());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Copy `from/rel` to `to/rel`, creating folders.
+pub fn copy_rel(from: &Path, to: &Path, rel: &Path) {
+    let dest = to.join(rel);
+    std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
+    std::fs::copy(from.join(rel), dest).unwrap();
+}

@@ -18,9 +18,24 @@ use crate::error::{Error, Result};
 use crate::store::Databases;
 use crate::text::Tokenizer;
 
+/// Which rankers run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SearchMode {
+    /// BM25 and vectors, fused with RRF.
+    #[default]
+    Hybrid,
+    /// BM25 only (no query embedding).
+    Bm25,
+    /// Vectors only.
+    Vector,
+}
+
 /// Options of one search.
 #[derive(Debug, Clone, Copy)]
 pub struct SearchOptions {
+    /// Which rankers run.
+    pub mode: SearchMode,
     /// Hits returned.
     pub k: usize,
     /// Candidates taken from each ranker before fusion (default 50).
@@ -34,6 +49,7 @@ pub struct SearchOptions {
 impl Default for SearchOptions {
     fn default() -> Self {
         Self {
+            mode: SearchMode::Hybrid,
             k: 10,
             depth: 50,
             min_similarity: 0.25,
@@ -111,24 +127,25 @@ pub fn search(
 ) -> Result<SearchResults> {
     let started = Instant::now();
     let tokenizer = Tokenizer::default();
-    let keyword = bm25::search(dbs, rtxn, &tokenizer, query, candidates, opts.depth)?;
-    let qv = embedder
-        .embed(&[query], InputKind::Query)?
-        .pop()
-        .ok_or_else(|| {
-            Error::Embed(almirah_embed::EmbedError::Protocol(
-                "no query vector".into(),
-            ))
-        })?;
-    let (semantic, strategy) = vector::search(
-        dbs,
-        rtxn,
-        vector_index,
-        &qv,
-        candidates,
-        opts.depth,
-        opts.vector,
-    )?;
+    let keyword = match opts.mode {
+        SearchMode::Vector => Vec::new(),
+        _ => bm25::search(dbs, rtxn, &tokenizer, query, candidates, opts.depth)?,
+    };
+    let (semantic, strategy) = match opts.mode {
+        SearchMode::Bm25 => (Vec::new(), VectorStrategy::Exact),
+        _ => {
+            let qv = embed_query(embedder, query)?;
+            vector::search(
+                dbs,
+                rtxn,
+                vector_index,
+                &qv,
+                candidates,
+                opts.depth,
+                opts.vector,
+            )?
+        }
+    };
     let keyword_ids: Vec<u32> = keyword.iter().map(|h| h.0).collect();
     let semantic: Vec<(u32, f32)> = semantic
         .into_iter()
@@ -151,6 +168,17 @@ pub fn search(
         vector_strategy: strategy,
         elapsed_ms,
     })
+}
+
+fn embed_query(embedder: &dyn Embedder, query: &str) -> Result<Vec<f32>> {
+    embedder
+        .embed(&[query], InputKind::Query)?
+        .pop()
+        .ok_or_else(|| {
+            Error::Embed(almirah_embed::EmbedError::Protocol(
+                "no query vector".into(),
+            ))
+        })
 }
 
 fn rank_of(list: &[(u32, f32)], id: u32) -> Option<RankScore> {

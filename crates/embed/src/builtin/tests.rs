@@ -102,5 +102,13 @@ fn speed() {
             refs.len(),
             refs.len() as f64 / secs
         );
+        for size in [1, 4, 8, 16] {
+            let start = Instant::now();
+            for group in refs.chunks(size) {
+                e.embed(group, InputKind::Document).unwrap();
+            }
+            let rate = refs.len() as f64 / start.elapsed().as_secs_f64();
+            println!("  in groups of {size}: {rate:.1} texts/s");
+        }
     }
 }

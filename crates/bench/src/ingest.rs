@@ -1,0 +1,188 @@
+//! Part 1: ingest throughput over a copy of the 18F handbook pages, with the
+//! built-in embedder and with the hash embedder (no embedding cost).
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use almirah_core::embed::{self, EmbedderConfig};
+use almirah_core::{Engine, EngineConfig, IndexParams, Progress, ProgressEvent};
+use anyhow::{Context, Result};
+use serde::Serialize;
+
+use crate::Options;
+
+/// One indexing run.
+#[derive(Debug, Clone, Serialize)]
+pub struct IngestRun {
+    /// Embedder label.
+    pub embedder: String,
+    /// Seconds spent loading the embedder (not part of the throughput).
+    pub embedder_load_s: f64,
+    /// Files indexed.
+    pub files: usize,
+    /// Files that failed.
+    pub failures: usize,
+    /// Chunks written.
+    pub chunks: usize,
+    /// Bytes of the files processed.
+    pub bytes: u64,
+    /// Wall time of `Engine::index`, in seconds.
+    pub elapsed_s: f64,
+    /// Files per second.
+    pub files_per_s: f64,
+    /// Chunks per second.
+    pub chunks_per_s: f64,
+    /// MB (10^6 bytes) per second.
+    pub mb_per_s: f64,
+    /// Library size on disk, bytes.
+    pub disk_bytes: u64,
+}
+
+/// Part 1 results.
+#[derive(Debug, Clone, Serialize)]
+pub struct IngestResult {
+    /// Source folder.
+    pub source: String,
+    /// Files copied.
+    pub files_in_copy: usize,
+    /// Built-in embedder run.
+    pub builtin: IngestRun,
+    /// Hash embedder run.
+    pub hash: IngestRun,
+    /// hash chunks/s ÷ builtin chunks/s.
+    pub speedup_without_embedding: f64,
+}
+
+/// Prints a line to stderr every `every` files.
+pub struct StderrProgress {
+    /// Prefix of the lines.
+    pub label: String,
+    /// Print every this many files.
+    pub every: usize,
+}
+
+impl Progress for StderrProgress {
+    fn on_event(&self, event: ProgressEvent) {
+        if let ProgressEvent::FileDone { done, total, .. } = event
+            && (done % self.every.max(1) == 0 || done == total)
+        {
+            eprintln!("  {}: {done}/{total} files", self.label);
+        }
+    }
+}
+
+/// Index `docs` into a fresh library in `lib` with `embedder`.
+///
+/// # Errors
+/// Engine and embedder errors.
+pub fn index_folder(
+    docs: &Path,
+    lib: &Path,
+    config: EmbedderConfig,
+    params: IndexParams,
+    label: &str,
+) -> Result<(IngestRun, Engine)> {
+    let load = Instant::now();
+    let embedder = embed::from_config(&config).with_context(|| format!("loading {label}"))?;
+    let embedder_load_s = load.elapsed().as_secs_f64();
+    let mut cfg = EngineConfig::new(lib);
+    cfg.embedder = config;
+    cfg.index = params;
+    let engine = Engine::with_embedder(cfg, embedder)?;
+    let progress = StderrProgress {
+        label: label.to_string(),
+        every: 100,
+    };
+    let cancel = AtomicBool::new(false);
+    let started = Instant::now();
+    let report = engine.index(&[docs.to_path_buf()], &progress, &cancel)?;
+    let elapsed_s = started.elapsed().as_secs_f64().max(1e-9);
+    let files = report
+        .outcomes
+        .iter()
+        .filter(|o| o.action == "indexed")
+        .count();
+    let run = IngestRun {
+        embedder: label.to_string(),
+        embedder_load_s,
+        files,
+        failures: report.failures(),
+        chunks: report.chunks_added,
+        bytes: report.bytes_processed,
+        elapsed_s,
+        files_per_s: files as f64 / elapsed_s,
+        chunks_per_s: report.chunks_added as f64 / elapsed_s,
+        mb_per_s: report.bytes_processed as f64 / 1e6 / elapsed_s,
+        disk_bytes: engine.store().disk_size()?,
+    };
+    Ok((run, engine))
+}
+
+/// Copy the regular files of `src` (recursively, sorted) into `dst`; at most
+/// `limit` files. Returns the number copied.
+fn copy_tree(src: &Path, dst: &Path, limit: usize) -> Result<usize> {
+    let mut files = Vec::new();
+    collect(src, &mut files)?;
+    files.sort();
+    files.truncate(limit);
+    for f in &files {
+        let rel = f.strip_prefix(src)?;
+        let to = dst.join(rel);
+        if let Some(parent) = to.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::copy(f, &to).with_context(|| format!("copying {}", f.display()))?;
+    }
+    Ok(files.len())
+}
+
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    for entry in std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
+        let path = entry?.path();
+        if path.is_dir() {
+            collect(&path, out)?;
+        } else if path.is_file() {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// Run part 1.
+///
+/// # Errors
+/// I/O, engine and embedder errors.
+pub fn run(opts: &Options) -> Result<IngestResult> {
+    let source = opts.corpora.join("handbook_18f/pages");
+    let work = opts.tempdir("ingest")?;
+    let docs = work.path().join("pages");
+    let limit = if opts.quick { 40 } else { usize::MAX };
+    let files_in_copy = copy_tree(&source, &docs, limit)?;
+    eprintln!(
+        "part 1: ingest of {files_in_copy} files from {}",
+        source.display()
+    );
+    let (builtin, _) = index_folder(
+        &docs,
+        &work.path().join("lib-builtin"),
+        EmbedderConfig::Builtin { model_dir: None },
+        IndexParams::default(),
+        "builtin",
+    )?;
+    let (hash, _) = index_folder(
+        &docs,
+        &work.path().join("lib-hash"),
+        EmbedderConfig::Hash { dimensions: 384 },
+        IndexParams::default(),
+        "hash-384",
+    )?;
+    let speedup_without_embedding = hash.chunks_per_s / builtin.chunks_per_s.max(1e-9);
+    Ok(IngestResult {
+        source: source.display().to_string(),
+        files_in_copy,
+        builtin,
+        hash,
+        speedup_without_embedding,
+    })
+}

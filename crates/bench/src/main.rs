@@ -1,0 +1,2 @@
+//! Almirah benchmark (stub).
+fn main() {}
