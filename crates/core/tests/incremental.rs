@@ -115,3 +115,58 @@ fn deleting_a_file_removes_it_from_every_database() {
     assert_eq!(status.documents, 11);
     assert!(status.problems.iter().all(|p| p.path != deleted_path));
 }
+
+#[test]
+fn a_moved_file_keeps_its_document_id_and_is_not_re_embedded() {
+    let docs = tempfile::tempdir().unwrap();
+    let src = common::corpora().join("handbook_18f/pages");
+    let files = common::first_markdown(&src, 6);
+    common::copy_files(
+        &src,
+        docs.path(),
+        &files.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+    let data = tempfile::tempdir().unwrap();
+    let engine = common::hash_engine(data.path());
+    common::index(&engine, &[docs.path()]);
+    let from = docs.path().join(&files[0]);
+    let doc_id_of = |path: &std::path::Path| {
+        let rtxn = engine.store().read_txn().unwrap();
+        let key = path.canonicalize().unwrap().to_string_lossy().into_owned();
+        engine
+            .store()
+            .dbs()
+            .files
+            .get(&rtxn, &key)
+            .unwrap()
+            .unwrap()
+            .doc_id
+            .unwrap()
+    };
+    let id = doc_id_of(&from);
+    let before = engine.dump().unwrap();
+    std::fs::create_dir_all(docs.path().join("archive")).unwrap();
+    let to = docs.path().join("archive/renamed.md");
+    std::fs::rename(&from, &to).unwrap();
+    let report = common::index(&engine, &[docs.path()]);
+    assert_eq!(report.extract_calls, 0);
+    assert_eq!(report.embed_calls, 0);
+    assert!(
+        report
+            .outcomes
+            .iter()
+            .any(|o| o.action.starts_with("moved from"))
+    );
+    assert_eq!(doc_id_of(&to), id);
+    let after = engine.dump().unwrap();
+    assert_eq!(after.counts, before.counts);
+    let rtxn = engine.store().read_txn().unwrap();
+    let doc = engine
+        .store()
+        .dbs()
+        .documents
+        .get(&rtxn, &id)
+        .unwrap()
+        .unwrap();
+    assert!(doc.path.ends_with("archive/renamed.md"));
+}

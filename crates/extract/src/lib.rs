@@ -80,7 +80,11 @@ pub struct Extracted {
     pub table: Option<Table>,
     /// Number of pages for PDFs.
     pub pages: Option<u32>,
-    /// Share of "good" characters in the extracted text, 0.0..=1.0 (see `quality`).
+    /// Share of characters, 0.0..=1.0, in plausible whitespace-separated tokens:
+    /// tokens with a letter or digit, no U+FFFD/private-use/control character,
+    /// every combining mark (Indic vowel sign, virama, Thai mark) attached to a
+    /// valid base, and no OCR-style case or digit noise. PDFs below 0.8 are
+    /// reported as [`ExtractError::LowQualityText`].
     pub quality: f32,
     /// Non-fatal notes, e.g. "opened with empty password", "3 pages had no text".
     pub notes: Vec<String>,
@@ -97,7 +101,7 @@ pub enum ExtractError {
     /// PDF whose pages carry no text (scanned images).
     #[error("no-text-layer")]
     NoTextLayer,
-    /// Text came out garbled (quality score below the threshold).
+    /// Text came out garbled: [`Extracted::quality`] below 0.8 (the score is kept).
     #[error("low-quality-text: score {0:.2}")]
     LowQualityText(f32),
     /// The file type is not one Almirah reads.
@@ -158,12 +162,34 @@ pub fn kind_of(path: &Path) -> FileKind {
     }
 }
 
-/// Extract one file.
+/// Extract one file, read as [`kind_of`] decides.
+///
+/// - Markdown: pulldown-cmark 0.13 (CommonMark + GFM); YAML (`---`) or TOML
+///   (`+++`) front matter goes to [`Extracted::front_matter`], template tags
+///   (`{% %}`, `{{ }}`, `{# #}`) are removed, one [`Section`] per heading.
+/// - Text: encoding from the BOM (UTF-8, UTF-16 LE/BE), else UTF-8 if valid,
+///   else guessed by chardetng and decoded by encoding_rs (WHATWG Encoding
+///   Standard); control characters except `\n`, `\r`, `\t` are removed.
+/// - PDF: pdf-extract 0.12.1 page by page (1-based [`Section::page`]); lopdf
+///   tries the empty password on encrypted files. A page that fails or panics
+///   is skipped and noted in [`Extracted::notes`].
+/// - CSV: the `csv` crate with flexible rows; one section per data row.
+///
+/// Offsets in [`Section::source_offset`] are bytes: in the source file for
+/// UTF-8 Markdown and text (in the decoded text for other encodings or when
+/// control bytes were removed), in the page's extracted text for PDFs.
 ///
 /// # Errors
-/// Returns an [`ExtractError`] describing why nothing indexable came out. Never
-/// panics on malformed input: third-party parsers are called under
-/// `catch_unwind`.
+/// - [`ExtractError::Unsupported`] for other extensions;
+/// - [`ExtractError::NeedsPassword`] for a PDF the empty password does not open;
+/// - [`ExtractError::NoTextLayer`] when no PDF page has text (scans);
+/// - [`ExtractError::LowQualityText`] when the PDF text scores below 0.8 on the
+///   plausible-token heuristic (garbled Devanagari, lost CJK glyphs, OCR noise);
+/// - [`ExtractError::Failed`] for parser errors, a parser panic on every page
+///   (`"parser panicked: <msg>"`), or a file with no text (`"empty"`).
+///
+/// Never panics on malformed input: every call into pdf-extract and lopdf runs
+/// under `catch_unwind`. The default panic hook still prints the message.
 pub fn extract(path: &Path, bytes: &[u8]) -> Result<Extracted, ExtractError> {
     match kind_of(path) {
         FileKind::Markdown => markdown::extract_markdown(bytes),
@@ -175,6 +201,16 @@ pub fn extract(path: &Path, bytes: &[u8]) -> Result<Extracted, ExtractError> {
 }
 
 /// Split an extracted document into chunks along its structure.
+///
+/// Each section is split on its own with text-splitter 0.33's `TextSplitter`
+/// (sizes in characters, `opts.min_chars..opts.max_chars`; it prefers
+/// paragraph, then line, sentence and word boundaries), so chunks never cross
+/// a heading or a PDF page. Whitespace-only chunks are dropped; ordinals are
+/// 0-based in document order; [`ChunkDraft::byte_span`] is
+/// `section.source_offset` plus the chunk's byte offset in the section text
+/// (exact for plain UTF-8 text, approximate for Markdown, whose section text
+/// is rendered). Inconsistent options are repaired (`min` clamped to
+/// `1..=max`) rather than rejected.
 pub fn chunk(doc: &Extracted, opts: &ChunkOptions) -> Vec<ChunkDraft> {
     chunk::chunk_doc(doc, opts)
 }

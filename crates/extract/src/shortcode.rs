@@ -85,8 +85,16 @@ fn tag_at(src: &str, start: usize) -> Option<Found> {
         return None;
     }
     let end = start + body_end + 2;
-    let (end, replacement) = if liquid { liquid_tag(src, &rest[2..body_end], end) } else { (end, String::new()) };
-    Some(Found { start, end, replacement })
+    let (end, replacement) = if liquid {
+        liquid_tag(src, &rest[2..body_end], end)
+    } else {
+        (end, String::new())
+    };
+    Some(Found {
+        start,
+        end,
+        replacement,
+    })
 }
 
 /// Replacement for a `{% … %}` tag whose body is `body` and which ends at `end`.
@@ -96,8 +104,13 @@ fn liquid_tag(src: &str, body: &str, end: usize) -> (usize, String) {
     let args = quoted_args(body);
     match name {
         "comment" => (end_of_block(src, end, "endcomment"), String::new()),
-        "slack_channel" => (end, args.first().map(|a| format!("#{a}")).unwrap_or_default()),
-        "image" | "image_with_class" if args.len() >= 2 => (end, args.last().cloned().unwrap_or_default()),
+        "slack_channel" => (
+            end,
+            args.first().map(|a| format!("#{a}")).unwrap_or_default(),
+        ),
+        "image" | "image_with_class" if args.len() >= 2 => {
+            (end, args.last().cloned().unwrap_or_default())
+        }
         _ => (end, String::new()),
     }
 }

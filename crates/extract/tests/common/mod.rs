@@ -1,5 +1,5 @@
 //! Shared helpers for the integration tests.
-#![allow(dead_code)]
+#![allow(dead_code, clippy::panic)]
 
 use std::path::PathBuf;
 
