@@ -1,2 +1,130 @@
-//! Almirah benchmark (stub).
-fn main() {}
+//! `almirah-bench`: ingest throughput, query latency, vector recall and
+//! multi-hop retrieval recall. Prints a readable report to stdout, progress
+//! to stderr, and writes the figures as JSON. Figures are printed as
+//! measured; nothing is asserted.
+
+mod ingest;
+mod latency;
+mod multihop;
+mod report;
+mod synth;
+mod vectors;
+
+use std::path::PathBuf;
+
+use anyhow::{Result, bail};
+use clap::Parser;
+use tempfile::TempDir;
+
+/// Command-line flags.
+#[derive(Debug, Parser)]
+#[command(name = "almirah-bench", about = "Almirah benchmark", args_override_self = true)]
+struct Args {
+    /// Small sizes, for checking that the benchmark runs.
+    #[arg(long)]
+    quick: bool,
+    /// Where the JSON report goes.
+    #[arg(long, default_value = "bench-out/bench.json")]
+    out: PathBuf,
+    /// The shared corpora folder (default: $ALMIRAH_CORPORA, else ../shared/corpora).
+    #[arg(long)]
+    corpora: Option<PathBuf>,
+    /// Parent folder of the temporary libraries (default: the system temp folder).
+    #[arg(long)]
+    work_dir: Option<PathBuf>,
+    /// Parts to run, comma-separated: ingest, latency, vectors, multihop.
+    #[arg(long, value_delimiter = ',', default_value = "ingest,latency,vectors,multihop")]
+    parts: Vec<String>,
+}
+
+/// Settings shared by every part.
+pub struct Options {
+    /// Small sizes.
+    pub quick: bool,
+    /// The shared corpora folder.
+    pub corpora: PathBuf,
+    work_dir: Option<PathBuf>,
+}
+
+impl Options {
+    /// A fresh temporary folder, removed when dropped.
+    ///
+    /// # Errors
+    /// I/O errors.
+    pub fn tempdir(&self, prefix: &str) -> Result<TempDir> {
+        let mut b = tempfile::Builder::new();
+        b.prefix(&format!("almirah-bench-{prefix}-"));
+        Ok(match &self.work_dir {
+            Some(dir) => {
+                std::fs::create_dir_all(dir)?;
+                b.tempdir_in(dir)?
+            }
+            None => b.tempdir()?,
+        })
+    }
+}
+
+fn main() -> Result<()> {
+    let args = Args::parse();
+    const PARTS: [&str; 4] = ["ingest", "latency", "vectors", "multihop"];
+    for p in &args.parts {
+        if !PARTS.contains(&p.as_str()) {
+            bail!("unknown part {p:?} (expected one of {})", PARTS.join(", "));
+        }
+    }
+    let corpora = args
+        .corpora
+        .or_else(|| std::env::var_os("ALMIRAH_CORPORA").map(PathBuf::from))
+        .unwrap_or_else(|| PathBuf::from("../shared/corpora"));
+    if !corpora.is_dir() {
+        bail!("corpora folder {} not found (set --corpora or ALMIRAH_CORPORA)", corpora.display());
+    }
+    let opts = Options {
+        quick: args.quick,
+        corpora,
+        work_dir: args.work_dir,
+    };
+    let wants = |p: &str| args.parts.iter().any(|x| x == p);
+    let started = std::time::Instant::now();
+    let mut rep = report::Report {
+        quick: opts.quick,
+        cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        ingest: None,
+        latency: None,
+        vectors: None,
+        multihop: None,
+        errors: Vec::new(),
+    };
+    // A failing part is reported and the others still run.
+    let mut errors = Vec::new();
+    let mut keep = |part: &str, r: Result<()>| {
+        if let Err(e) = r {
+            eprintln!("part {part} failed: {e:#}");
+            errors.push(format!("{part}: {e:#}"));
+        }
+    };
+    if wants("ingest") {
+        keep("ingest", ingest::run(&opts).map(|r| rep.ingest = Some(r)));
+    }
+    if wants("latency") {
+        keep("latency", latency::run(&opts).map(|r| rep.latency = Some(r)));
+    }
+    if wants("vectors") {
+        keep("vectors", vectors::run(&opts).map(|r| rep.vectors = Some(r)));
+    }
+    if wants("multihop") {
+        keep("multihop", multihop::run(&opts).map(|r| rep.multihop = Some(r)));
+    }
+    rep.errors = errors;
+    report::print(&rep);
+    report::write_json(&rep, &args.out)?;
+    println!(
+        "\nTotal benchmark time {:.1} min; JSON written to {}",
+        started.elapsed().as_secs_f64() / 60.0,
+        args.out.display()
+    );
+    if !rep.errors.is_empty() {
+        bail!("{} part(s) failed", rep.errors.len());
+    }
+    Ok(())
+}

@@ -9,6 +9,7 @@
 pub mod engine;
 pub mod error;
 pub mod failpoint;
+pub mod freshness;
 pub mod progress;
 pub mod reembed;
 pub mod search;

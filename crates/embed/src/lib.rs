@@ -6,10 +6,10 @@
 //! Vectors are L2-normalised.
 //!
 //! Providers:
-//! - [`BuiltinEmbedder`]: all-MiniLM-L6-v2 (Sentence-BERT, Reimers and Gurevych,
+//! - [`BuiltinEmbedder`], all-MiniLM-L6-v2 (Sentence-BERT, Reimers and Gurevych,
 //!   EMNLP 2019; model card <https://huggingface.co/sentence-transformers/all-MiniLM-L6-v2>)
 //!   run in-process with candle; 384 dimensions, no network.
-//! - [`HashEmbedder`]: deterministic feature hashing for tests and benchmarks.
+//! - [`HashEmbedder`], deterministic feature hashing for tests and benchmarks.
 //! - Ollama, OpenAI-compatible and Gemini over blocking HTTP with retries
 //!   ([`HttpOptions`], [`RetryPolicy`]).
 //!

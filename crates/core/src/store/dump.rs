@@ -41,6 +41,8 @@ pub fn dump(store: &Store) -> Result<Dump> {
         ("facets", dbs.facets.remap_types()),
         ("embed-cache", dbs.embed_cache.remap_types()),
         ("tables", dbs.tables.remap_types()),
+        ("doc-meta", dbs.doc_meta.remap_types()),
+        ("overrides", dbs.overrides.remap_types()),
     ];
     for (name, db) in raw {
         let mut n = 0u64;

@@ -83,6 +83,10 @@ pub struct Databases {
     pub tables: heed::Database<'static, U32<BigEndian>, SerdeJson<almirah_extract::Table>>,
     /// arroy vectors (cosine), item id = chunk id.
     pub vectors: arroy::Database<'static, Cosine>,
+    /// Document id → metadata with provenance (read per query by the gate).
+    pub doc_meta: heed::Database<'static, U32<BigEndian>, SerdeJson<crate::freshness::DocMeta>>,
+    /// Document id → user overrides (field → value), applied at query time.
+    pub overrides: heed::Database<'static, U32<BigEndian>, SerdeJson<std::collections::BTreeMap<String, String>>>,
 }
 
 /// An open library.
@@ -92,7 +96,7 @@ pub struct Store {
     path: PathBuf,
 }
 
-const DB_NAMES: [&str; 12] = [
+const DB_NAMES: [&str; 14] = [
     "meta",
     "files",
     "documents",
@@ -105,6 +109,8 @@ const DB_NAMES: [&str; 12] = [
     "embed-cache",
     "tables",
     "vectors",
+    "doc-meta",
+    "overrides",
 ];
 
 impl Store {
@@ -148,7 +154,7 @@ impl Store {
                 for name in DB_NAMES {
                     dbs.push(opener.create_database::<Bytes, Bytes>(wtxn, Some(name))?);
                 }
-                let array: [_; 12] = dbs
+                let array: [_; 14] = dbs
                     .try_into()
                     .map_err(|_| Error::DataCorruption("database count".into()))?;
                 Ok(CommitOrAbort::<_, ()>::Commit(array))
@@ -167,6 +173,8 @@ impl Store {
             embed_cache: raw[9].remap_types(),
             tables: raw[10].remap_types(),
             vectors: raw[11].remap_types(),
+            doc_meta: raw[12].remap_types(),
+            overrides: raw[13].remap_types(),
         })
     }
 

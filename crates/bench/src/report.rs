@@ -1,0 +1,269 @@
+//! The printed report and the JSON file. Figures are printed as measured;
+//! goals appear as ratios, never as pass/fail.
+
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use serde::Serialize;
+
+use crate::ingest::{IngestResult, IngestRun};
+use crate::latency::LatencyResult;
+use crate::multihop::DatasetRecall;
+use crate::vectors::{VectorResult, VectorSet};
+
+/// Percentiles of per-query times.
+#[derive(Debug, Clone, Serialize)]
+pub struct LatencyStats {
+    /// Samples.
+    pub n: usize,
+    /// Median, ms.
+    pub p50_ms: f64,
+    /// 95th percentile, ms.
+    pub p95_ms: f64,
+    /// Mean, ms.
+    pub mean_ms: f64,
+}
+
+impl LatencyStats {
+    /// From per-query times in ms (nearest-rank percentiles).
+    pub fn from_ms(mut times: Vec<f64>) -> Self {
+        times.sort_by(f64::total_cmp);
+        let n = times.len();
+        let pick = |p: f64| {
+            if n == 0 {
+                return 0.0;
+            }
+            let rank = ((p * n as f64).ceil() as usize).clamp(1, n);
+            times[rank - 1]
+        };
+        Self {
+            n,
+            p50_ms: pick(0.50),
+            p95_ms: pick(0.95),
+            mean_ms: times.iter().sum::<f64>() / n.max(1) as f64,
+        }
+    }
+}
+
+/// Everything measured.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    /// `--quick` run (smaller sizes; not comparable with the references).
+    pub quick: bool,
+    /// Cores available.
+    pub cores: usize,
+    /// Part 1.
+    pub ingest: Option<IngestResult>,
+    /// Part 2.
+    pub latency: Option<LatencyResult>,
+    /// Part 3.
+    pub vectors: Option<VectorResult>,
+    /// Part 4.
+    pub multihop: Option<Vec<DatasetRecall>>,
+    /// Parts that failed, with their errors.
+    pub errors: Vec<String>,
+}
+
+/// Chroma 1.5.9 figures from DEPENDENCIES.md: (items, p50 ms, recall@10,
+/// filtered p50 ms, filtered recall@10, insert s, disk MB); where a range
+/// was published the midpoint is used for ratios, and the text shows it.
+const CHROMA: [(usize, f64, f64, f64, f64, f64, f64, &str); 2] = [
+    (
+        10_000,
+        1.5,
+        0.97,
+        13.0,
+        0.99,
+        2.65,
+        30.0,
+        "p50 1.3-1.7 ms (p95 1.6-2.1), recall 0.97; 50% filter p50 12-14 ms, recall 0.99; insert 2.5-2.8 s, disk 30 MB",
+    ),
+    (
+        100_000,
+        1.7,
+        0.81,
+        118.0,
+        0.90,
+        54.5,
+        203.0,
+        "p50 1.7 ms (p95 1.9-2.1), recall 0.81; 50% filter p50 118 ms, recall 0.90; insert 52-57 s, disk 203 MB",
+    ),
+];
+
+fn mib(bytes: u64) -> f64 {
+    bytes as f64 / (1024.0 * 1024.0)
+}
+
+fn print_ingest_run(r: &IngestRun) {
+    println!(
+        "  {:<9} {:>5} files {:>6} chunks {:>7.2} MB in {:>7.1} s | {:>7.2} files/s {:>8.1} chunks/s {:>6.3} MB/s | disk {:.1} MiB{}",
+        r.embedder,
+        r.files,
+        r.chunks,
+        r.bytes as f64 / 1e6,
+        r.elapsed_s,
+        r.files_per_s,
+        r.chunks_per_s,
+        r.mb_per_s,
+        mib(r.disk_bytes),
+        if r.failures > 0 {
+            format!(" ({} failed)", r.failures)
+        } else {
+            String::new()
+        }
+    );
+}
+
+fn print_ingest(r: &IngestResult) {
+    println!("\n== 1. Ingest throughput ({} files copied from {})", r.files_in_copy, r.source);
+    println!("  IndexParams::default(), in-process extractor; embedder load time excluded.");
+    print_ingest_run(&r.builtin);
+    print_ingest_run(&r.hash);
+    println!(
+        "  without embedding cost (hash) / with the built-in embedder: {:.1}x faster (builtin model load {:.1} s)",
+        r.speedup_without_embedding, r.builtin.embedder_load_s
+    );
+}
+
+fn print_latency(r: &LatencyResult) {
+    println!(
+        "\n== 2. Query latency on synthetic libraries (hash embedder 384 d, {} words Zipf vocabulary, {} paragraphs/file, batch_max_chunks {})",
+        r.vocabulary, r.paragraphs_per_file, r.batch_max_chunks
+    );
+    println!(
+        "  k {}, depth {}, exact scan at <= {} candidates, arroy search_k = k x n_trees x {}",
+        r.k, r.depth, r.exact_threshold, r.search_k_factor
+    );
+    for lib in &r.libraries {
+        println!(
+            "  {} chunks ({} files, {:.1} MB text): indexed in {:.1} s ({:.0} chunks/s), disk {:.1} MiB, {} queries of 3-5 words",
+            lib.chunks,
+            lib.files,
+            lib.text_bytes as f64 / 1e6,
+            lib.index_s,
+            lib.chunks as f64 / lib.index_s.max(1e-9),
+            mib(lib.disk_bytes),
+            lib.queries
+        );
+        for m in &lib.modes {
+            println!(
+                "    {:<7} p50 {:>8.2} ms  p95 {:>8.2} ms  mean {:>8.2} ms  hits {:>4.1}  vector: {}",
+                m.mode, m.latency.p50_ms, m.latency.p95_ms, m.latency.mean_ms, m.mean_hits, m.vector_strategy
+            );
+        }
+    }
+}
+
+fn print_vector_set(s: &VectorSet) {
+    println!(
+        "  {} items: insert + build {:.1} s, {} trees, disk {:.1} MiB, max |sim error| {:.2e}",
+        s.items,
+        s.build_s,
+        s.n_trees,
+        mib(s.disk_bytes),
+        s.max_similarity_error
+    );
+    println!("    {:<12} {:<7} {:>9} {:>9} {:>9} {:>10}", "method", "filter", "search_k", "p50 ms", "p95 ms", "recall@10");
+    for row in &s.rows {
+        println!(
+            "    {:<12} {:<7} {:>9} {:>9.3} {:>9.3} {:>10.3}",
+            row.method,
+            if row.filtered { "50%" } else { "none" },
+            row.search_k.map_or("-".into(), |k| k.to_string()),
+            row.latency.p50_ms,
+            row.latency.p95_ms,
+            row.recall_at_10
+        );
+    }
+    let Some(c) = CHROMA.iter().find(|c| c.0 == s.items) else {
+        return;
+    };
+    println!(
+        "    Chroma figures from DEPENDENCIES.md, not re-measured here (HNSW M=16, ef 100): {}",
+        c.7
+    );
+    println!("      ratios below use the midpoint where a range was published");
+    for row in &s.rows {
+        let (p50, rec) = if row.filtered { (c.3, c.4) } else { (c.1, c.2) };
+        println!(
+            "      {:<12} {:<5} vs Chroma: {:>6.2}x its p50 ({}), recall {:+.3}",
+            row.method,
+            if row.filtered { "50%" } else { "none" },
+            row.latency.p50_ms / p50,
+            if row.latency.p50_ms < p50 { "faster" } else { "slower" },
+            row.recall_at_10 - rec
+        );
+    }
+    println!(
+        "      build vs Chroma insert: {:.2}x the time; disk {:.2}x",
+        s.build_s / c.5,
+        (s.disk_bytes as f64 / 1e6) / c.6
+    );
+}
+
+fn print_vectors(r: &VectorResult) {
+    println!(
+        "\n== 3. Vector recall@10 vs exact cosine and latency ({} queries, {} d, X = Z.W + 0.1 noise, rank {}, rows L2-normalised)",
+        r.queries, r.dims, r.rank
+    );
+    println!("  arroy via search::vector::search (search_k = 10 x n_trees x factor); exact via search::vector::exact; 50% filter = even ids");
+    for s in &r.sets {
+        print_vector_set(s);
+    }
+}
+
+fn print_multihop(r: &[DatasetRecall], quick: bool) {
+    println!("\n== 4. Multi-hop retrieval recall of supporting paragraphs (built-in embedder, one document per paragraph)");
+    if quick {
+        println!("  --quick: 20 questions over their own context paragraphs only; not comparable with the reference");
+    }
+    for d in r {
+        println!(
+            "  {}: {} questions, {} gold paragraphs, {} paragraphs ({} chunks) indexed in {:.1} s ({:.1} paragraphs/s)",
+            d.name, d.questions, d.gold_paragraphs, d.paragraphs, d.chunks, d.index_s, d.paragraphs_per_s
+        );
+        for m in &d.modes {
+            println!(
+                "    {:<7} R@5 {:>5.1}  R@10 {:>5.1}  (mean query {:.1} ms)",
+                m.mode, m.recall_at_5, m.recall_at_10, m.mean_query_ms
+            );
+        }
+        println!("    reference: BM25 alone about R@10 {:.0} on this pool", d.reference_bm25_r10);
+    }
+}
+
+/// Print the readable report to stdout.
+pub fn print(r: &Report) {
+    println!(
+        "Almirah benchmark{} ({} cores; release build)",
+        if r.quick { " --quick" } else { "" },
+        r.cores
+    );
+    if let Some(i) = &r.ingest {
+        print_ingest(i);
+    }
+    if let Some(l) = &r.latency {
+        print_latency(l);
+    }
+    if let Some(v) = &r.vectors {
+        print_vectors(v);
+    }
+    if let Some(m) = &r.multihop {
+        print_multihop(m, r.quick);
+    }
+    for e in &r.errors {
+        println!("\nFAILED part {e}");
+    }
+}
+
+/// Write the report as JSON to `path`, creating its folder.
+///
+/// # Errors
+/// I/O and serialisation errors.
+pub fn write_json(r: &Report, path: &Path) -> Result<()> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    let text = serde_json::to_string_pretty(r)?;
+    std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))
+}

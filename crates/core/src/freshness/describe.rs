@@ -1,0 +1,177 @@
+//! Build a document's [`DocMeta`] from its sidecar, front matter, path,
+//! title and first-page header, and text (strongest first; ARCHITECTURE §2).
+
+use std::collections::BTreeMap;
+use std::sync::LazyLock;
+
+use chrono::NaiveDate;
+use regex::Regex;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::dates::{DateOrder, date_after, parse_date};
+use super::meta::{DocMeta, Field, Provenance};
+use super::references::{references, references_from_value, superseded_references};
+use super::series::{Versioning, analyse_path};
+use super::session::Session;
+
+/// Settings of a watched folder that shape metadata.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct FolderSettings {
+    /// The folder (absolute).
+    pub path: std::path::PathBuf,
+    /// `auto`, `explicit` or `off`.
+    pub versioning: Versioning,
+    /// How numeric dates are read.
+    pub date_order: DateOrder,
+    /// Audience of documents that do not state one; `None` = everyone.
+    pub audience: Option<Vec<String>>,
+}
+
+/// What `describe` reads.
+pub struct DescribeInput<'a> {
+    /// Path relative to the watched folder.
+    pub rel_path: &'a str,
+    /// File name without extension.
+    pub file_stem: &'a str,
+    /// Extracted title.
+    pub title: Option<&'a str>,
+    /// Front matter.
+    pub front_matter: &'a BTreeMap<String, Value>,
+    /// Sidecar values.
+    pub sidecar: &'a BTreeMap<String, Value>,
+    /// Title plus the start of the first page or section (about 600 bytes).
+    pub header: &'a str,
+    /// The opening of the document (about 4000 bytes).
+    pub opening: &'a str,
+    /// The file's modification date.
+    pub file_date: Option<NaiveDate>,
+    /// The folder's settings.
+    pub folder: &'a FolderSettings,
+}
+
+#[allow(clippy::expect_used)]
+fn re(p: &str) -> Regex {
+    Regex::new(p).expect("valid describe pattern")
+}
+
+static EFFECTIVE: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)with\s+(?:immediate\s+)?effect\s+from|w\.\s?e\.\s?f\.?|effective\s+(?:from|on|date|as\s+of)\s*:?|comes?\s+into\s+(?:force|effect)\s+on"));
+static UNTIL: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)valid\s+(?:until|till|up\s*to|through)|expires?\s+on|in\s+force\s+until"));
+static DATED: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\bdated?\s*:?|\bdate\s+of\s+issue\s*:?|\bissued\s+on\s*:?"));
+static SESSION_CUE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)(?:\(\s*|\bsession\s*:?\s*|\bacademic\s+year\s*:?\s*|\bfinancial\s+year\s*:?\s*|\bfor\s+(?:the\s+)?(?:year\s+|session\s+)?)((?:19|20)\d{2}\s?[-/]\s?\d{2,4})")
+});
+
+/// Describe one document.
+pub fn describe(input: &DescribeInput<'_>) -> DocMeta {
+    let sources = [(Provenance::Sidecar, input.sidecar), (Provenance::FrontMatter, input.front_matter)];
+    let versioning = input.folder.versioning;
+    let explicit_only = versioning != Versioning::Auto;
+    let order = input.folder.date_order;
+    let path = analyse_path(input.rel_path, order);
+    let mut meta = DocMeta { versioned: versioning != Versioning::Off, ..DocMeta::default() };
+    meta.title = text_field(&sources, &["title"])
+        .or_else(|| input.title.map(|t| Field::new(t.to_string(), Provenance::Title)))
+        .or_else(|| Some(Field::new(input.file_stem.to_string(), Provenance::Filename)));
+    meta.audience = list_field(&sources, &["audience"])
+        .or_else(|| input.folder.audience.clone().map(|a| Field::new(a, Provenance::Folder)));
+    if versioning == Versioning::Off {
+        return meta;
+    }
+    meta.series = text_field(&sources, &["series"])
+        .or_else(|| (!explicit_only).then(|| Field::new(path.series_key.clone(), Provenance::Filename)));
+    meta.version = text_field(&sources, &["version"]).or_else(|| {
+        if explicit_only {
+            return None;
+        }
+        let from_number = path.version.as_ref().map(|v| v.iter().map(u64::to_string).collect::<Vec<_>>().join("."));
+        from_number.or_else(|| path.date.map(|d| d.to_string())).map(|v| Field::new(v, Provenance::Filename))
+    });
+    meta.version_number = meta.version.as_ref().and_then(|v| parse_version_number(&v.value));
+    meta.session = session_field(&sources, input, &path, explicit_only);
+    meta.issued = date_field(&sources, &["issued", "date"], order)
+        .or_else(|| (!explicit_only).then(|| date_after(input.header, &DATED, order).map(|d| Field::new(d, Provenance::Title))).flatten())
+        .or_else(|| (!explicit_only).then(|| path.date.map(|d| Field::new(d, Provenance::Filename))).flatten())
+        .or_else(|| input.file_date.map(|d| Field::new(d, Provenance::FileTime)));
+    meta.effective_from = date_field(&sources, &["effective_from", "effective", "effective_date"], order)
+        .or_else(|| (!explicit_only).then(|| date_after(input.opening, &EFFECTIVE, order).map(|d| Field::new(d, Provenance::Text))).flatten());
+    meta.effective_until = date_field(&sources, &["effective_until", "expires", "valid_until"], order)
+        .or_else(|| (!explicit_only).then(|| date_after(input.opening, &UNTIL, order).map(|d| Field::new(d, Provenance::Text))).flatten());
+    meta.supersedes = supersedes_field(&sources, input.opening, explicit_only);
+    let session = meta.session.as_ref().map(|s| s.value);
+    meta.references = references(input.file_stem, input.header, session);
+    meta
+}
+
+fn session_field(
+    sources: &[(Provenance, &BTreeMap<String, Value>)],
+    input: &DescribeInput<'_>,
+    path: &super::series::PathTokens,
+    explicit_only: bool,
+) -> Option<Field<Session>> {
+    let explicit = text_field(sources, &["session"]).and_then(|f| Session::parse(&f.value).map(|s| Field::new(s, f.source)));
+    if explicit.is_some() || explicit_only {
+        return explicit;
+    }
+    if let Some(s) = path.session {
+        return Some(Field::new(s, Provenance::Filename));
+    }
+    SESSION_CUE
+        .captures(input.header)
+        .and_then(|c| Session::parse(&c[1]))
+        .map(|s| Field::new(s, Provenance::Title))
+}
+
+fn supersedes_field(sources: &[(Provenance, &BTreeMap<String, Value>)], opening: &str, explicit_only: bool) -> Option<Field<Vec<String>>> {
+    if let Some(f) = list_field(sources, &["supersedes", "replaces", "obsoletes"]) {
+        let refs: Vec<String> = f.value.iter().flat_map(|v| references_from_value(v)).collect();
+        return Some(Field::new(refs, f.source));
+    }
+    if explicit_only {
+        return None;
+    }
+    let refs = superseded_references(opening);
+    (!refs.is_empty()).then(|| Field::new(refs, Provenance::Text))
+}
+
+/// `3`, `v2.1`, `2.1` → numeric parts; dates and other labels → `None`.
+pub fn parse_version_number(label: &str) -> Option<Vec<u64>> {
+    let t = label.trim().trim_start_matches(['v', 'V']);
+    if t.is_empty() || t.len() > 12 || !t.chars().all(|c| c.is_ascii_digit() || c == '.') {
+        return None;
+    }
+    t.split('.').map(|p| p.parse().ok()).collect()
+}
+
+fn lookup<'a>(sources: &'a [(Provenance, &BTreeMap<String, Value>)], keys: &[&str]) -> Option<(Provenance, &'a Value)> {
+    sources.iter().find_map(|(p, map)| keys.iter().find_map(|k| map.get(*k)).map(|v| (*p, v)))
+}
+
+fn scalar_text(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) if !s.trim().is_empty() => Some(s.trim().to_string()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+fn text_field(sources: &[(Provenance, &BTreeMap<String, Value>)], keys: &[&str]) -> Option<Field<String>> {
+    let (p, v) = lookup(sources, keys)?;
+    scalar_text(v).map(|s| Field::new(s, p))
+}
+
+fn list_field(sources: &[(Provenance, &BTreeMap<String, Value>)], keys: &[&str]) -> Option<Field<Vec<String>>> {
+    let (p, v) = lookup(sources, keys)?;
+    let list: Vec<String> = match v {
+        Value::Array(items) => items.iter().filter_map(scalar_text).collect(),
+        other => scalar_text(other).map(|s| s.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect()).unwrap_or_default(),
+    };
+    (!list.is_empty()).then(|| Field::new(list, p))
+}
+
+fn date_field(sources: &[(Provenance, &BTreeMap<String, Value>)], keys: &[&str], order: DateOrder) -> Option<Field<NaiveDate>> {
+    let (p, v) = lookup(sources, keys)?;
+    scalar_text(v).and_then(|s| parse_date(&s, order)).map(|d| Field::new(d, p))
+}

@@ -1,0 +1,21 @@
+//! Versions, sessions and the freshness gate (ARCHITECTURE §2): metadata with
+//! provenance, series inference, the supersession graph, per-query status,
+//! and the admissible-chunk bitmap applied before ranking.
+
+pub mod dates;
+pub mod describe;
+pub mod gate;
+pub mod meta;
+pub mod overrides;
+pub mod references;
+pub mod series;
+pub mod session;
+pub mod status;
+
+pub use dates::DateOrder;
+pub use describe::{DescribeInput, FolderSettings, describe};
+pub use gate::Gate;
+pub use meta::{DocMeta, Field, Provenance};
+pub use series::Versioning;
+pub use session::Session;
+pub use status::{AsOf, DocStatus};

@@ -1,0 +1,192 @@
+//! Status of every document for an as-of date and session (ARCHITECTURE §2),
+//! computed per query from the supersession graph and the series.
+//! Precedence when one reason is shown: superseded > expired > pending >
+//! other-session.
+
+use std::collections::{BTreeMap, HashMap};
+
+use chrono::NaiveDate;
+use serde::{Deserialize, Serialize};
+
+use super::meta::DocMeta;
+use super::series::compare_versions;
+use super::session::Session;
+
+/// The point in time a question speaks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AsOf {
+    /// The as-of date `D`.
+    pub date: NaiveDate,
+    /// The current session `S`.
+    pub session: Session,
+    /// Set when a historical question or flag moved `D` or `S`.
+    pub historical: bool,
+    /// Month (1-12) sessions start in.
+    pub start_month: u32,
+}
+
+impl AsOf {
+    /// `D` = `date`, `S` = the session containing it (or `session_override`).
+    pub fn at(date: NaiveDate, session_override: Option<Session>, start_month: u32) -> Self {
+        let session = session_override.unwrap_or_else(|| Session::containing(date, start_month));
+        Self { date, session, historical: false, start_month }
+    }
+
+    /// For a question about `session`: `S` = it, `D` = the earlier of `today` and its end.
+    pub fn for_session(session: Session, today: NaiveDate, start_month: u32) -> Self {
+        Self { date: today.min(session.end(start_month)), session, historical: true, start_month }
+    }
+}
+
+/// Every status that applies to one document.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct DocStatus {
+    /// Documents in force at `D` that supersede this one.
+    pub superseded_by: Vec<u32>,
+    /// `effective_until < D`.
+    pub expired: bool,
+    /// Not yet in force at `D`.
+    pub pending: bool,
+    /// Its session, when that is not `S`.
+    pub other_session: Option<Session>,
+    /// Whether the user's audience may see it.
+    pub audience_allowed: bool,
+}
+
+impl DocStatus {
+    /// No status withholds it.
+    pub fn is_current(&self) -> bool {
+        self.superseded_by.is_empty() && !self.expired && !self.pending && self.other_session.is_none()
+    }
+
+    /// Admissible: current and visible to the user.
+    pub fn is_admissible(&self) -> bool {
+        self.is_current() && self.audience_allowed
+    }
+
+    /// Status labels, strongest first (`superseded`, `expired`, `pending`, `other-session`), or `current`.
+    pub fn labels(&self) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        if !self.superseded_by.is_empty() {
+            out.push("superseded");
+        }
+        if self.expired {
+            out.push("expired");
+        }
+        if self.pending {
+            out.push("pending");
+        }
+        if self.other_session.is_some() {
+            out.push("other-session");
+        }
+        if out.is_empty() {
+            out.push("current");
+        }
+        out
+    }
+}
+
+/// One document as the status rules see it.
+pub struct DocInfo<'a> {
+    /// Internal id.
+    pub id: u32,
+    /// Metadata (overrides applied).
+    pub meta: &'a DocMeta,
+}
+
+/// Compute the status of every document.
+pub fn compute(docs: &[DocInfo<'_>], as_of: &AsOf, audiences: &[String]) -> BTreeMap<u32, DocStatus> {
+    let mut table: BTreeMap<u32, DocStatus> = docs.iter().map(|d| (d.id, own_status(d.meta, as_of, audiences))).collect();
+    let in_force = |m: &DocMeta| in_force_from(m, as_of.start_month).is_none_or(|f| f <= as_of.date);
+    let by_ref = reference_index(docs);
+    for x in docs.iter().filter(|x| in_force(x.meta)) {
+        let refs = x.meta.supersedes.as_ref().map(|f| f.value.as_slice()).unwrap_or_default();
+        for target in refs.iter().flat_map(|r| by_ref.get(r.as_str()).into_iter().flatten()) {
+            if *target != x.id {
+                mark(&mut table, *target, x.id);
+            }
+        }
+    }
+    for members in series_groups(docs).values() {
+        for older in members {
+            for newer in members {
+                if newer_version(newer.meta, older.meta) && in_force(newer.meta) {
+                    mark(&mut table, older.id, newer.id);
+                }
+            }
+        }
+    }
+    table
+}
+
+/// When a document comes into force: its effective or issue date, else the
+/// start of its session.
+pub fn in_force_from(meta: &DocMeta, start_month: u32) -> Option<NaiveDate> {
+    meta.in_force_from().or_else(|| meta.session.as_ref().map(|s| s.value.start(start_month)))
+}
+
+fn mark(table: &mut BTreeMap<u32, DocStatus>, target: u32, by: u32) {
+    if let Some(s) = table.get_mut(&target) {
+        if !s.superseded_by.contains(&by) {
+            s.superseded_by.push(by);
+        }
+    }
+}
+
+fn own_status(meta: &DocMeta, as_of: &AsOf, audiences: &[String]) -> DocStatus {
+    let pending = meta.effective_from.as_ref().map(|f| f.value > as_of.date).unwrap_or_else(|| {
+        meta.in_force_from().is_some_and(|d| d > as_of.date)
+    });
+    DocStatus {
+        superseded_by: Vec::new(),
+        expired: meta.effective_until.as_ref().is_some_and(|f| f.value < as_of.date),
+        pending,
+        other_session: meta.session.as_ref().map(|s| s.value).filter(|s| *s != as_of.session),
+        audience_allowed: audience_allowed(meta, audiences),
+    }
+}
+
+/// Audience values that mean "everyone".
+pub const OPEN_AUDIENCES: [&str; 4] = ["all", "everyone", "public", "any"];
+
+/// A document with no audience, an open one, or one shared with the user is visible.
+pub fn audience_allowed(meta: &DocMeta, audiences: &[String]) -> bool {
+    match &meta.audience {
+        None => true,
+        Some(f) => f.value.iter().any(|a| {
+            let a = a.to_lowercase();
+            OPEN_AUDIENCES.contains(&a.as_str()) || audiences.iter().any(|u| u.to_lowercase() == a)
+        }),
+    }
+}
+
+fn reference_index<'a>(docs: &'a [DocInfo<'a>]) -> HashMap<&'a str, Vec<u32>> {
+    let mut index: HashMap<&str, Vec<u32>> = HashMap::new();
+    for d in docs {
+        for r in &d.meta.references {
+            index.entry(r.as_str()).or_default().push(d.id);
+        }
+    }
+    index
+}
+
+fn series_groups<'a>(docs: &'a [DocInfo<'a>]) -> HashMap<&'a str, Vec<&'a DocInfo<'a>>> {
+    let mut groups: HashMap<&str, Vec<&DocInfo<'_>>> = HashMap::new();
+    for d in docs.iter().filter(|d| d.meta.versioned) {
+        if let Some(series) = &d.meta.series {
+            groups.entry(series.value.as_str()).or_default().push(d);
+        }
+    }
+    groups.retain(|_, members| members.len() > 1);
+    groups
+}
+
+fn version_key(m: &DocMeta) -> (Option<&[u64]>, Option<NaiveDate>, Option<Session>) {
+    (m.version_number.as_deref(), m.in_force_from(), m.session.as_ref().map(|s| s.value))
+}
+
+fn newer_version(a: &DocMeta, b: &DocMeta) -> bool {
+    let (ka, kb) = (version_key(a), version_key(b));
+    let comparable = ka != (None, None, None) && kb != (None, None, None);
+    comparable && compare_versions(ka, kb) == std::cmp::Ordering::Greater
+}

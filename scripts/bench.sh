@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Runs Almirah's benchmark: ingest throughput (18F handbook, built-in vs hash
+# embedder), hybrid/BM25/vector query latency at 10k and 100k chunks, vector
+# recall vs exact cosine (exact scan and arroy) at 10k and 100k vectors next
+# to Chroma's published figures, and multi-hop retrieval recall (HotpotQA,
+# MuSiQue). Prints a readable report; writes JSON to bench-out/bench.json.
+# Usage: scripts/bench.sh [--quick] [other almirah-bench flags, see --help]
+# The full run takes roughly 15-30 minutes on 2 cores; --quick a few minutes.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+export CARGO_TERM_COLOR=never
+export ALMIRAH_CORPORA="${ALMIRAH_CORPORA:-$(cd .. && pwd)/shared/corpora}"
+if [ ! -d "$ALMIRAH_CORPORA" ]; then
+  echo "error: the corpora are missing at $ALMIRAH_CORPORA (set ALMIRAH_CORPORA)" >&2
+  exit 1
+fi
+
+export ALMIRAH_MODEL_DIR="${ALMIRAH_MODEL_DIR:-$PWD/models/all-MiniLM-L6-v2}"
+
+scripts/fetch-models.sh
+cargo build --release --locked -p almirah-bench
+mkdir -p bench-out
+exec target/release/almirah-bench --out bench-out/bench.json "$@"
