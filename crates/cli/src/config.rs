@@ -25,6 +25,42 @@ pub struct Config {
     pub chunking: Option<ChunkOptions>,
     /// Indexing limits.
     pub index: IndexSection,
+    /// Who the user is: `[profile] audience = ["all-staff", "students"]`.
+    pub profile: ProfileSection,
+    /// `[sessions] start_month = 7`, optional `current = "2026-27"`.
+    pub sessions: SessionsSection,
+    /// Per-folder settings: `[[folders]] path = "…"  versioning = "auto"  date_order = "day-month"  audience = ["hr-only"]`.
+    pub folders: Vec<almirah_core::freshness::FolderSettings>,
+}
+
+/// `[profile]` section.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ProfileSection {
+    /// The user's audiences. Documents with another audience never appear.
+    pub audience: Vec<String>,
+}
+
+impl Default for ProfileSection {
+    fn default() -> Self {
+        Self { audience: vec!["all-staff".into(), "staff".into(), "students".into()] }
+    }
+}
+
+/// `[sessions]` section.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SessionsSection {
+    /// Month (1-12) a session starts in.
+    pub start_month: u32,
+    /// The current session, instead of the one containing today.
+    pub current: Option<String>,
+}
+
+impl Default for SessionsSection {
+    fn default() -> Self {
+        Self { start_month: 7, current: None }
+    }
 }
 
 /// `[index]` section.

@@ -30,6 +30,62 @@ pub struct Cli {
     pub command: Command,
 }
 
+/// Rankers for `search --mode`.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum SearchModeArg {
+    /// BM25 and vectors fused with RRF.
+    Hybrid,
+    /// Keywords only.
+    Bm25,
+    /// Vectors only.
+    Vector,
+}
+
+/// `almirah docs` actions.
+#[derive(Debug, Subcommand)]
+pub enum DocsAction {
+    /// Override metadata of a document (key, id or path); takes effect at once.
+    Set {
+        /// The document.
+        doc: String,
+        /// Session it is valid for, e.g. 2026-27.
+        #[arg(long)]
+        session: Option<String>,
+        /// Series it belongs to.
+        #[arg(long)]
+        series: Option<String>,
+        /// Version label.
+        #[arg(long)]
+        version: Option<String>,
+        /// Documents it supersedes (keys, file names or "Circular No. 9 (2024-25)"), comma-separated.
+        #[arg(long)]
+        supersedes: Option<String>,
+        /// Date of issue.
+        #[arg(long)]
+        issued: Option<String>,
+        /// In force from.
+        #[arg(long)]
+        effective_from: Option<String>,
+        /// In force until.
+        #[arg(long)]
+        effective_until: Option<String>,
+        /// Audiences, comma-separated.
+        #[arg(long)]
+        audience: Option<String>,
+        /// Title.
+        #[arg(long)]
+        title: Option<String>,
+    },
+    /// Remove overrides from a document.
+    Unset {
+        /// The document.
+        doc: String,
+        /// Fields to remove (session, series, version, supersedes, issued, effective_from, effective_until, audience, title).
+        #[arg(required = true)]
+        fields: Vec<String>,
+    },
+}
+
 /// Subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -42,13 +98,41 @@ pub enum Command {
         #[arg(long)]
         quiet: bool,
     },
-    /// Hybrid (BM25 + vector) search.
+    /// Hybrid (BM25 + vector) search over the documents in force.
     Search {
         /// The query.
         query: String,
         /// Number of results.
         #[arg(short, default_value_t = 5)]
         k: usize,
+        /// Date the search speaks for (YYYY-MM-DD or DD.MM.YYYY; default today).
+        #[arg(long)]
+        as_of: Option<String>,
+        /// Session the search speaks for, e.g. 2024-25 (a historical search).
+        #[arg(long)]
+        session: Option<String>,
+        /// Also list withheld chunks with their statuses and reasons.
+        #[arg(long)]
+        all_versions: bool,
+        /// Which rankers run.
+        #[arg(long, value_enum, default_value = "hybrid")]
+        mode: SearchModeArg,
+    },
+    /// List documents with their status, what supersedes them, and the
+    /// provenance of every field; or set and unset metadata overrides.
+    Docs {
+        /// What to do (default: list).
+        #[command(subcommand)]
+        action: Option<DocsAction>,
+        /// Only documents with this status (current, superseded, expired, pending, other-session).
+        #[arg(long)]
+        status: Option<String>,
+        /// Date the statuses are computed for (default today).
+        #[arg(long)]
+        as_of: Option<String>,
+        /// Session the statuses are computed for.
+        #[arg(long)]
+        session: Option<String>,
     },
     /// Counts, sizes, problems and the embedder of the library.
     Status,
@@ -69,7 +153,23 @@ pub enum Command {
     Dump,
 }
 
+/// Die quietly on a closed pipe (`almirah docs | head`), as Unix tools do,
+/// instead of panicking on the failed write.
+#[cfg(unix)]
+#[allow(unsafe_code)]
+fn reset_sigpipe() {
+    // SAFETY: restoring the default disposition of one signal at start-up,
+    // before any thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+#[cfg(not(unix))]
+fn reset_sigpipe() {}
+
 fn main() -> ExitCode {
+    reset_sigpipe();
     let cli = Cli::parse();
     if let Command::Extract { path } = &cli.command {
         return ExitCode::from(almirah_core::update::extract_child_main(path) as u8);

@@ -8,10 +8,13 @@ use std::sync::OnceLock;
 use std::sync::atomic::AtomicBool;
 
 use almirah_embed::{Embedder, EmbedderConfig, EmbedderId};
+use chrono::NaiveDate;
 use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::progress::Progress;
+use crate::freshness::{AsOf, Session};
+use crate::gated::{self, DocView, GatedResults};
 use crate::search::{SearchOptions, SearchResults};
 use crate::store::{self, DEFAULT_MAP_SIZE, FORMAT_VERSION, Store, get_meta, meta_keys};
 use crate::update::{self, IndexParams, IngestReport};
@@ -29,6 +32,14 @@ pub struct EngineConfig {
     pub search: SearchOptions,
     /// LMDB map size in bytes (address space; sparse on Unix).
     pub map_size: usize,
+    /// The user's audiences (from the profile); never widened by a query.
+    pub audiences: Vec<String>,
+    /// Month (1-12) sessions start in (default 7, July).
+    pub session_start_month: u32,
+    /// The current session, when set instead of derived from the date.
+    pub session_override: Option<Session>,
+    /// Withheld hits kept for notes per query (default 3).
+    pub withheld_notes: usize,
 }
 
 impl EngineConfig {
@@ -40,6 +51,10 @@ impl EngineConfig {
             index: IndexParams::default(),
             search: SearchOptions::default(),
             map_size: DEFAULT_MAP_SIZE,
+            audiences: Vec::new(),
+            session_start_month: 7,
+            session_override: None,
+            withheld_notes: 3,
         }
     }
 }
@@ -156,22 +171,97 @@ impl Engine {
         )
     }
 
-    /// Hybrid search over every chunk (the freshness gate narrows this later).
+    /// When a question speaks for: `date` (default today) and `session`
+    /// (default the configured override, else the session containing the date).
+    /// A session without a date is a historical question: `D` becomes the
+    /// earlier of today and the session's end.
+    pub fn as_of(&self, date: Option<NaiveDate>, session: Option<Session>) -> AsOf {
+        let month = self.config.session_start_month;
+        let today = chrono::Local::now().date_naive();
+        match (date, session) {
+            (None, Some(s)) => AsOf::for_session(s, today, month),
+            (Some(d), s) => {
+                AsOf { historical: true, ..AsOf::at(d, s.or(self.config.session_override), month) }
+            }
+            (None, None) => AsOf::at(today, self.config.session_override, month),
+        }
+    }
+
+    /// Hybrid search through the freshness gate: only admissible chunks are
+    /// ranked; a bounded second search over withheld chunks feeds the notes
+    /// (`withheld_k` hits; 0 for none).
     ///
     /// # Errors
     /// [`Error::EmbedderMismatch`] when the index was built with another embedder;
     /// embedder and storage errors.
-    pub fn search(&self, query: &str, opts: &SearchOptions) -> Result<SearchResults> {
+    pub fn search(&self, query: &str, opts: &SearchOptions, as_of: AsOf, withheld_k: usize) -> Result<GatedResults> {
         let embedder = self.embedder()?;
         let rtxn = self.store.read_txn()?;
         let dbs = self.store.dbs();
         let Some(stored) = get_meta::<EmbedderId>(dbs, &rtxn, meta_keys::EMBEDDER)? else {
-            return Ok(empty_results());
+            return Ok(GatedResults { as_of, results: empty_results(), withheld: Vec::new() });
         };
-        check_identity(&stored, embedder.id())?;
+        check_identity(&stored, &embedder.resolve_id()?)?;
         let index: u16 = get_meta(dbs, &rtxn, meta_keys::VECTOR_INDEX)?.unwrap_or(0);
-        let candidates = store::all_chunks(dbs, &rtxn)?;
-        crate::search::search(dbs, &rtxn, embedder, index, query, &candidates, opts)
+        let audiences = &self.config.audiences;
+        gated::search(dbs, &rtxn, embedder, index, query, opts, as_of, audiences, withheld_k)
+    }
+
+    /// Every document visible to the user, with status, reasons and provenance.
+    ///
+    /// # Errors
+    /// Storage errors.
+    pub fn documents(&self, as_of: AsOf) -> Result<Vec<DocView>> {
+        let rtxn = self.store.read_txn()?;
+        gated::documents(self.store.dbs(), &rtxn, as_of, &self.config.audiences)
+    }
+
+    /// Find a document by key, id or path.
+    ///
+    /// # Errors
+    /// [`Error::BadPath`] when nothing matches; storage errors.
+    pub fn find_document(&self, reference: &str) -> Result<u32> {
+        let rtxn = self.store.read_txn()?;
+        let dbs = self.store.dbs();
+        if let Some(id) = dbs.chunk_keys.get(&rtxn, reference)?.filter(|_| !reference.contains("::")) {
+            return Ok(id);
+        }
+        if let Ok(id) = reference.parse::<u32>() {
+            if dbs.documents.get(&rtxn, &id)?.is_some() {
+                return Ok(id);
+            }
+        }
+        let path = Path::new(reference).canonicalize().map(|p| p.to_string_lossy().into_owned());
+        if let Some(id) = path.ok().and_then(|p| dbs.files.get(&rtxn, &p).ok().flatten()).and_then(|r| r.doc_id) {
+            return Ok(id);
+        }
+        Err(Error::BadPath { path: reference.into(), reason: "no such document (give a key from `almirah docs`, an id or a path)".into() })
+    }
+
+    /// Set (`Some`) or remove (`None`) a metadata override on a document.
+    /// Takes effect at once and survives re-indexing and moves.
+    ///
+    /// # Errors
+    /// [`Error::BadOverride`] for an unknown field or a bad value; storage errors.
+    pub fn set_override(&self, doc: u32, field: &str, value: Option<&str>) -> Result<()> {
+        if let Some(v) = value {
+            crate::freshness::overrides::validate(field, v).map_err(|e| Error::BadOverride(e.to_string()))?;
+        } else if !crate::freshness::meta::OVERRIDABLE.contains(&field) {
+            return Err(Error::BadOverride(format!("unknown field {field:?}")));
+        }
+        let dbs = self.store.dbs();
+        let mut wtxn = self.store.env().write_txn()?;
+        let mut current = dbs.overrides.get(&wtxn, &doc)?.unwrap_or_default();
+        match value {
+            Some(v) => current.insert(field.to_string(), v.to_string()),
+            None => current.remove(field),
+        };
+        if current.is_empty() {
+            dbs.overrides.delete(&mut wtxn, &doc)?;
+        } else {
+            dbs.overrides.put(&mut wtxn, &doc, &current)?;
+        }
+        Ok(wtxn.commit()?)
     }
 
     /// Counts, sizes, problems and the embedder.

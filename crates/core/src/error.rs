@@ -58,6 +58,9 @@ pub enum Error {
         /// Why it cannot be used.
         reason: String,
     },
+    /// A metadata override was refused.
+    #[error("{0}")]
+    BadOverride(String),
     /// The embedder failed.
     #[error(transparent)]
     Embed(#[from] almirah_embed::EmbedError),
@@ -91,6 +94,7 @@ impl Error {
             | Error::IncompatibleIndex { .. }
             | Error::EmbedderMismatch { .. }
             | Error::BadPath { .. }
+            | Error::BadOverride(_)
             | Error::Cancelled => ErrorKind::User,
             Error::Embed(e) => match e {
                 almirah_embed::EmbedError::Unavailable { .. } => ErrorKind::Io,

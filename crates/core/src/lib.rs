@@ -10,6 +10,7 @@ pub mod engine;
 pub mod error;
 pub mod failpoint;
 pub mod freshness;
+pub mod gated;
 pub mod progress;
 pub mod reembed;
 pub mod search;

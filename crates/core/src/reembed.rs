@@ -123,7 +123,8 @@ fn chunk_texts(store: &Store, ids: &[u32]) -> Result<Vec<String>> {
             byte_span: chunk.byte_span,
             pages: chunk.pages,
         };
-        texts.push(crate::update::indexable_text(&draft));
+        let title = store.dbs().documents.get(&rtxn, &chunk.doc_id)?.map(|d| d.title).unwrap_or_default();
+        texts.push(crate::update::indexable_text(&title, &draft));
     }
     Ok(texts)
 }

@@ -24,9 +24,7 @@ impl HashEmbedder {
     /// [`EmbedError::Config`] when `dimensions` is 0.
     pub fn new(dimensions: usize) -> Result<Self, EmbedError> {
         if dimensions == 0 {
-            return Err(EmbedError::Config(
-                "hash embedder needs dimensions > 0".into(),
-            ));
+            return Err(EmbedError::Config("hash embedder needs dimensions > 0".into()));
         }
         let id = EmbedderId {
             provider: "hash".into(),
@@ -71,9 +69,7 @@ impl Embedder for HashEmbedder {
 
 /// Lowercase runs of alphanumeric characters.
 fn words(text: &str) -> impl Iterator<Item = String> + '_ {
-    text.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
+    text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase)
 }
 
 /// Character trigrams of `^word$` (words of one character give one trigram).
@@ -93,9 +89,7 @@ fn add_feature(v: &mut [f32], tag: u8, bytes: &[u8], weight: f32) {
 fn fnv1a(tag: u8, bytes: &[u8]) -> u64 {
     const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
     const PRIME: u64 = 0x0000_0100_0000_01b3;
-    std::iter::once(&tag)
-        .chain(bytes)
-        .fold(OFFSET, |h, b| (h ^ u64::from(*b)).wrapping_mul(PRIME))
+    std::iter::once(&tag).chain(bytes).fold(OFFSET, |h, b| (h ^ u64::from(*b)).wrapping_mul(PRIME))
 }
 
 #[cfg(test)]
@@ -107,12 +101,8 @@ mod tests {
     #[test]
     fn deterministic_unit_vectors() {
         let e = HashEmbedder::new(64).unwrap();
-        let a = e
-            .embed(&["Earned leave is 18 days."], InputKind::Document)
-            .unwrap();
-        let b = e
-            .embed(&["Earned leave is 18 days."], InputKind::Query)
-            .unwrap();
+        let a = e.embed(&["Earned leave is 18 days."], InputKind::Document).unwrap();
+        let b = e.embed(&["Earned leave is 18 days."], InputKind::Query).unwrap();
         assert_eq!(a, b);
         assert_eq!(a[0].len(), 64);
         assert!((norm(&a[0]) - 1.0).abs() < 1e-5);

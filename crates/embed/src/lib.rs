@@ -69,9 +69,7 @@ impl EmbedderId {
 #[derive(Debug, thiserror::Error)]
 pub enum EmbedError {
     /// The builtin model files are missing; the message names the command that fetches them.
-    #[error(
-        "embedding model not found at {path}: run `scripts/fetch-models.sh` (or set ALMIRAH_MODEL_DIR)"
-    )]
+    #[error("embedding model not found at {path}: run `scripts/fetch-models.sh` (or set ALMIRAH_MODEL_DIR)")]
     ModelMissing {
         /// Where the model was looked for.
         path: PathBuf,
@@ -198,14 +196,9 @@ pub fn from_config(config: &EmbedderConfig) -> Result<Box<dyn Embedder>, EmbedEr
 ///
 /// # Errors
 /// As [`from_config`].
-pub fn from_config_with(
-    config: &EmbedderConfig,
-    options: &HttpOptions,
-) -> Result<Box<dyn Embedder>, EmbedError> {
+pub fn from_config_with(config: &EmbedderConfig, options: &HttpOptions) -> Result<Box<dyn Embedder>, EmbedError> {
     match config {
-        EmbedderConfig::Builtin { model_dir } => {
-            Ok(Box::new(BuiltinEmbedder::load(model_dir.as_deref())?))
-        }
+        EmbedderConfig::Builtin { model_dir } => Ok(Box::new(BuiltinEmbedder::load(model_dir.as_deref())?)),
         EmbedderConfig::Hash { dimensions } => Ok(Box::new(HashEmbedder::new(*dimensions)?)),
         other => http::from_config(other, options),
     }

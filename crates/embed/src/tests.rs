@@ -7,15 +7,9 @@ fn from_config_builds_hash_and_http_without_network() {
     let e = from_config(&EmbedderConfig::Hash { dimensions: 32 }).unwrap();
     assert_eq!(e.id().provider, "hash");
     assert_eq!(e.id().dimensions, 32);
-    assert!(matches!(
-        from_config(&EmbedderConfig::Hash { dimensions: 0 }),
-        Err(EmbedError::Config(_))
-    ));
+    assert!(matches!(from_config(&EmbedderConfig::Hash { dimensions: 0 }), Err(EmbedError::Config(_))));
     // Nothing listens on port 9 (discard); construction must not connect.
-    let ollama = EmbedderConfig::Ollama {
-        url: Some("http://127.0.0.1:9".into()),
-        model: "m".into(),
-    };
+    let ollama = EmbedderConfig::Ollama { url: Some("http://127.0.0.1:9".into()), model: "m".into() };
     assert_eq!(from_config(&ollama).unwrap().id().provider, "ollama");
     let openai = EmbedderConfig::Openai {
         url: "http://127.0.0.1:9/v1".into(),
@@ -24,10 +18,7 @@ fn from_config_builds_hash_and_http_without_network() {
         dimensions: Some(512),
     };
     let e = from_config(&openai).unwrap();
-    assert_eq!(
-        (e.id().provider.as_str(), e.id().dimensions),
-        ("openai", 512)
-    );
+    assert_eq!((e.id().provider.as_str(), e.id().dimensions), ("openai", 512));
 }
 
 #[test]

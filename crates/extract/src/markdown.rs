@@ -25,9 +25,12 @@ pub(crate) fn extract_markdown(bytes: &[u8]) -> Result<Extracted, ExtractError> 
         let clean = usize::try_from(s.source_offset).unwrap_or(usize::MAX);
         s.source_offset = (bom + fm.body_start + cleaned.source_offset(clean)) as u64;
     }
-    if sections.is_empty() {
+    // A page with front matter but no body (a redirect stub) is a valid,
+    // empty document; a file with neither is an error.
+    if sections.is_empty() && fm.values.is_empty() {
         return Err(ExtractError::Failed("empty".into()));
     }
+    let notes = if sections.is_empty() { vec!["front matter only; no body text".to_string()] } else { Vec::new() };
     let title = front_matter_title(&fm.values).or(first_heading);
     let all: String = sections.iter().map(|s| s.text.as_str()).collect();
     Ok(Extracted {
@@ -38,7 +41,7 @@ pub(crate) fn extract_markdown(bytes: &[u8]) -> Result<Extracted, ExtractError> 
         sections,
         table: None,
         pages: None,
-        notes: fm.note.into_iter().collect(),
+        notes: fm.note.into_iter().chain(notes).collect(),
     })
 }
 
@@ -185,10 +188,10 @@ mod tests {
     }
 
     #[test]
-    fn front_matter_only_is_empty() {
-        assert_eq!(
-            extract_markdown(b"---\ntitle: x\n---\n").unwrap_err(),
-            ExtractError::Failed("empty".into())
-        );
+    fn front_matter_only_is_an_empty_document_and_nothing_at_all_is_an_error() {
+        let doc = extract_markdown(b"---\ntitle: x\n---\n").unwrap();
+        assert!(doc.sections.is_empty());
+        assert_eq!(doc.title.as_deref(), Some("x"));
+        assert_eq!(extract_markdown(b"  \n").unwrap_err(), ExtractError::Failed("empty".into()));
     }
 }

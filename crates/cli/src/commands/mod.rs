@@ -1,5 +1,6 @@
 //! One module per subcommand; each is a few lines around one `Engine` call.
 
+mod docs;
 mod index;
 mod search;
 mod status;
@@ -20,7 +21,17 @@ pub fn run(cli: &Cli) -> Result<ExitCode> {
         Command::Index { folders, quiet } => {
             index::run(&engine, folders, *quiet || cli.json, cli.json)
         }
-        Command::Search { query, k } => search::run(&engine, query, *k, cli.json),
+        Command::Search { query, k, as_of, session, all_versions, mode } => {
+            let as_of = docs::parse_as_of(&engine, as_of.as_deref(), session.as_deref())?;
+            search::run(&engine, search::Args { query, k: *k, as_of, all_versions: *all_versions, mode: *mode }, cli.json)
+        }
+        Command::Docs { action, status, as_of, session } => match action {
+            None => {
+                let as_of = docs::parse_as_of(&engine, as_of.as_deref(), session.as_deref())?;
+                docs::list(&engine, as_of, status.as_deref(), cli.json)
+            }
+            Some(action) => docs::edit(&engine, action, cli.json),
+        },
         Command::Status => status::run(&engine, cli.json),
         Command::Reindex { .. } => status::re_embed(&engine, cli.json),
         Command::Dump => {
@@ -39,6 +50,15 @@ fn open_engine(cli: &Cli) -> Result<Engine> {
     cfg.embedder = file.embedder.clone();
     cfg.index.chunking = file.chunking.unwrap_or_else(ChunkOptions::default);
     cfg.index.batch_max_chunks = file.index.batch_max_chunks.max(1);
+    cfg.index.folders = file.folders.clone();
+    cfg.audiences = file.profile.audience.clone();
+    cfg.session_start_month = file.sessions.start_month.clamp(1, 12);
+    cfg.session_override = file
+        .sessions
+        .current
+        .as_deref()
+        .map(|s| almirah_core::freshness::Session::parse(s).context("[sessions] current must look like 2026-27"))
+        .transpose()?;
     let program = std::env::current_exe().context("cannot find the almirah executable")?;
     cfg.index.extractor = ExtractorMode::Subprocess {
         program,

@@ -3,6 +3,7 @@
 //! that commits batches of about 500 chunks or 2 s of work.
 
 mod delta;
+mod describe_file;
 pub mod extractor;
 mod prepare;
 pub mod scan;
@@ -39,6 +40,9 @@ pub struct IndexParams {
     pub batch_max_ms: u64,
     /// Build arroy trees once the library holds this many chunks (default 10,000).
     pub arroy_build_min: usize,
+    /// Per-folder settings (versioning, date order, audience); folders not
+    /// listed get the defaults.
+    pub folders: Vec<crate::freshness::FolderSettings>,
 }
 
 impl Default for IndexParams {
@@ -49,6 +53,7 @@ impl Default for IndexParams {
             batch_max_chunks: 500,
             batch_max_ms: 2000,
             arroy_build_min: 10_000,
+            folders: Vec::new(),
         }
     }
 }
@@ -107,14 +112,26 @@ impl IngestReport {
     }
 }
 
-/// The text that is embedded and keyword-indexed for a chunk: its heading
-/// path, then its text.
-pub fn indexable_text(chunk: &ChunkDraft) -> String {
-    if chunk.heading_path.is_empty() {
-        chunk.text.clone()
-    } else {
-        format!("{}\n{}", chunk.heading_path.join(" > "), chunk.text)
+/// The text that is embedded and keyword-indexed for a chunk: the document
+/// title and the heading path as a context line, then the chunk text
+/// ("contextual chunk headers": a chunk that says "they pay half" is found by
+/// the title that says what "they" and "half" refer to).
+pub fn indexable_text(title: &str, chunk: &ChunkDraft) -> String {
+    let mut context: Vec<&str> = Vec::with_capacity(chunk.heading_path.len() + 1);
+    if !title.trim().is_empty() {
+        context.push(title.trim());
     }
+    for h in &chunk.heading_path {
+        if !context.iter().any(|c| c.eq_ignore_ascii_case(h.trim())) {
+            context.push(h.trim());
+        }
+    }
+    if context.is_empty() { chunk.text.clone() } else { format!("{}\n{}", context.join(" > "), chunk.text) }
+}
+
+/// The title used for chunk context: the extracted title, else the file stem.
+pub fn context_title(doc: &almirah_extract::Extracted, path: &std::path::Path) -> String {
+    doc.title.clone().unwrap_or_else(|| path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default())
 }
 
 /// Index `roots`: new and changed files are processed, deleted ones removed.
@@ -154,6 +171,7 @@ pub fn index(
         store,
         embedder,
         params,
+        roots,
         &plan,
         &counters,
         progress,
@@ -168,11 +186,27 @@ pub fn index(
     Ok(report)
 }
 
+/// The configured folder settings, plus defaults for roots not configured.
+fn folder_settings(params: &IndexParams, roots: &[PathBuf]) -> Vec<crate::freshness::FolderSettings> {
+    let mut folders: Vec<_> = params
+        .folders
+        .iter()
+        .map(|f| crate::freshness::FolderSettings { path: f.path.canonicalize().unwrap_or_else(|_| f.path.clone()), ..f.clone() })
+        .collect();
+    for root in roots {
+        if !folders.iter().any(|f| root.starts_with(&f.path)) {
+            folders.push(crate::freshness::FolderSettings { path: root.clone(), ..Default::default() });
+        }
+    }
+    folders
+}
+
 #[allow(clippy::too_many_arguments)]
 fn run_pipeline(
     store: &Store,
     embedder: &dyn Embedder,
     params: &IndexParams,
+    roots: &[PathBuf],
     plan: &scan::Plan,
     counters: &Counters,
     progress: &dyn Progress,
@@ -180,7 +214,7 @@ fn run_pipeline(
     report: &mut IngestReport,
 ) -> Result<()> {
     let moves = plan.deleted_by_hash();
-    let ctx = write_context(store, embedder, params)?;
+    let ctx = write_context(store, embedder, params, roots)?;
     let tokenizer = Tokenizer::default();
     let total = plan.candidates.len();
     std::thread::scope(|scope| {
@@ -210,12 +244,15 @@ fn write_context(
     store: &Store,
     embedder: &dyn Embedder,
     params: &IndexParams,
+    roots: &[PathBuf],
 ) -> Result<write::WriteContext> {
-    let vector_index = crate::engine::ensure_embedder(store, embedder.id())?;
+    let id = embedder.resolve_id()?;
+    let vector_index = crate::engine::ensure_embedder(store, &id)?;
     Ok(write::WriteContext {
-        dimensions: embedder.id().dimensions,
+        dimensions: id.dimensions,
         vector_index,
         arroy_build_min: params.arroy_build_min,
+        folders: folder_settings(params, roots),
     })
 }
 

@@ -1,7 +1,7 @@
 //! Everything that happens to a file before the write transaction: hashing,
 //! move detection, extraction, chunking and embedding through the cache.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use almirah_embed::{EmbedError, Embedder, InputKind};
@@ -28,6 +28,8 @@ pub enum Prepared {
         vectors: Vec<Vec<f32>>,
         /// Vectors computed now (not from the cache), with their cache keys.
         fresh: Vec<(Vec<u8>, Vec<f32>)>,
+        /// Values from the `<file>.meta.toml` sidecar.
+        sidecar: BTreeMap<String, serde_json::Value>,
     },
     /// Same content as a recorded file that disappeared: a move or rename.
     Moved {
@@ -103,7 +105,14 @@ pub fn prepare(
             ));
         }
     };
-    let hash = blake3::hash(&bytes).to_hex().to_string();
+    let sidecar_bytes = std::fs::read(super::scan::sidecar_path(&file.path)).ok();
+    let mut hasher = blake3::Hasher::new();
+    hasher.update(&bytes);
+    if let Some(s) = &sidecar_bytes {
+        hasher.update(b"\0sidecar\0");
+        hasher.update(s);
+    }
+    let hash = hasher.finalize().to_hex().to_string();
     if let Some(p) = same_content(store, &file, &hash, moves)? {
         return Ok(p);
     }
@@ -112,15 +121,21 @@ pub fn prepare(
         Ok(x) => x,
         Err(e) => return Ok(failed(file, hash, e)),
     };
+    let sidecar = match sidecar_bytes.as_deref().map(parse_sidecar).transpose() {
+        Ok(s) => s.unwrap_or_default(),
+        Err(reason) => return Ok(failed(file, hash, ExtractError::Failed(reason))),
+    };
     let fingerprint = embedder.id().fingerprint();
+    let title = super::context_title(&extracted.doc, &file.path);
     let (vectors, fresh) =
-        embed_with_cache(store, embedder, &fingerprint, &extracted.chunks, counters)?;
+        embed_with_cache(store, embedder, &fingerprint, &title, &extracted.chunks, counters)?;
     Ok(Prepared::Indexed {
         file,
         hash,
         extracted,
         vectors,
         fresh,
+        sidecar,
     })
 }
 
@@ -169,10 +184,11 @@ fn embed_with_cache(
     store: &Store,
     embedder: &dyn Embedder,
     fingerprint: &str,
+    title: &str,
     chunks: &[ChunkDraft],
     counters: &Counters,
 ) -> Result<Embedded> {
-    let texts: Vec<String> = chunks.iter().map(super::indexable_text).collect();
+    let texts: Vec<String> = chunks.iter().map(|c| super::indexable_text(title, c)).collect();
     let mut vectors: Vec<Option<Vec<f32>>> = Vec::with_capacity(chunks.len());
     {
         let rtxn = store.read_txn()?;
@@ -208,4 +224,12 @@ fn embed_with_cache(
         }
     }
     Ok((vectors.into_iter().flatten().collect(), fresh))
+}
+
+/// Parse a `<file>.meta.toml` sidecar into JSON values.
+fn parse_sidecar(bytes: &[u8]) -> Result<BTreeMap<String, serde_json::Value>, String> {
+    let text = std::str::from_utf8(bytes).map_err(|_| "sidecar .meta.toml is not UTF-8".to_string())?;
+    let table: toml::Table = toml::from_str(text).map_err(|e| format!("sidecar .meta.toml: {e}"))?;
+    let value = serde_json::to_value(table).map_err(|e| format!("sidecar .meta.toml: {e}"))?;
+    Ok(serde_json::from_value(value).unwrap_or_default())
 }

@@ -62,15 +62,32 @@ pub fn scan_folder(root: &Path) -> Result<Vec<ScannedFile>> {
             continue;
         }
         if let Ok(meta) = entry.metadata() {
-            files.push(ScannedFile {
+            files.push(with_sidecar(ScannedFile {
                 path: entry.path().to_path_buf(),
                 size: meta.len(),
                 mtime_ns: mtime_ns(&meta),
-            });
+            }));
         }
     }
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(files)
+}
+
+/// The sidecar of a file: `<file>.meta.toml` beside it.
+pub fn sidecar_path(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".meta.toml");
+    path.with_file_name(name)
+}
+
+/// Fold a sidecar's size and mtime into the file's, so editing the sidecar
+/// re-indexes the document.
+fn with_sidecar(mut file: ScannedFile) -> ScannedFile {
+    if let Ok(meta) = std::fs::metadata(sidecar_path(&file.path)) {
+        file.size += meta.len();
+        file.mtime_ns = file.mtime_ns.max(mtime_ns(&meta));
+    }
+    file
 }
 
 /// Modification time in ns since the epoch (0 when unavailable).

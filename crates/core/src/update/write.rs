@@ -29,6 +29,8 @@ pub struct WriteContext {
     pub vector_index: u16,
     /// Build arroy trees once the library holds at least this many chunks.
     pub arroy_build_min: usize,
+    /// Settings of the folders being indexed.
+    pub folders: Vec<crate::freshness::FolderSettings>,
 }
 
 /// Counts of one committed batch.
@@ -47,6 +49,9 @@ struct Batch<'t> {
     facets: BitmapDelta,
     total_len: i64,
     tokenizer: &'t Tokenizer,
+    folders: Vec<crate::freshness::FolderSettings>,
+    /// Context title of the document being inserted.
+    title: String,
     arroy: arroy::Writer<arroy::distances::Cosine>,
     outcome: BatchOutcome,
 }
@@ -72,6 +77,8 @@ pub fn write_batch(
         facets: BitmapDelta::default(),
         total_len: 0,
         tokenizer,
+        folders: ctx.folders.clone(),
+        title: String::new(),
         arroy,
         outcome: BatchOutcome::default(),
     };
@@ -96,6 +103,7 @@ impl Batch<'_> {
                 extracted,
                 vectors,
                 fresh,
+                sidecar,
             } => {
                 for (key, vector) in fresh {
                     self.dbs.embed_cache.put(
@@ -104,7 +112,8 @@ impl Batch<'_> {
                         &crate::store::vector_to_bytes(&vector),
                     )?;
                 }
-                self.index_file(&file, hash, extracted, &vectors)
+                let meta = super::describe_file::describe_file(&self.folders, &file.path, file.mtime_ns, &extracted.doc, &sidecar);
+                self.index_file(&file, hash, extracted, &vectors, meta)
             }
             Prepared::Moved { file, hash, from } => self.move_file(&file, hash, &from),
             Prepared::Touched { file, hash } => self.touch_file(&file, hash),
@@ -123,6 +132,7 @@ impl Batch<'_> {
         hash: String,
         extracted: super::extractor::ExtractedFile,
         vectors: &[Vec<f32>],
+        meta: crate::freshness::DocMeta,
     ) -> Result<()> {
         let path = file.path.to_string_lossy().into_owned();
         let previous = self
@@ -130,22 +140,20 @@ impl Batch<'_> {
             .files
             .get(&self.wtxn, &path)?
             .and_then(|r| r.doc_id);
-        let (id, key) = match previous
-            .map(|id| self.dbs.documents.get(&self.wtxn, &id))
-            .transpose()?
-            .flatten()
-        {
+        let old = previous.map(|id| self.dbs.documents.get(&self.wtxn, &id)).transpose()?.flatten();
+        let id = match &old {
             Some(old) => {
-                self.remove_chunks(&old)?;
-                (old.id, old.key)
+                self.remove_chunks(old)?;
+                self.dbs.chunk_keys.delete(&mut self.wtxn, &old.key)?;
+                old.id
             }
-            None => {
-                let id = self.next_counter(meta_keys::NEXT_DOC_ID)?;
-                (id, self.unique_doc_key(&file.path, id)?)
-            }
+            None => self.next_counter(meta_keys::NEXT_DOC_ID)?,
         };
+        let key = self.unique_doc_key(&super::describe_file::key_base(&file.path, &meta), id)?;
+        self.dbs.doc_meta.put(&mut self.wtxn, &id, &meta)?;
         self.dbs.chunk_keys.put(&mut self.wtxn, &key, &id)?;
         let kind = extracted.doc.kind;
+        self.title = super::context_title(&extracted.doc, &file.path);
         let mut chunk_ids = Vec::with_capacity(extracted.chunks.len());
         let mut anchors = std::collections::HashMap::<String, u32>::new();
         for (draft, vector) in extracted.chunks.iter().zip(vectors) {
@@ -204,7 +212,7 @@ impl Batch<'_> {
         self.dbs.chunk_keys.put(&mut self.wtxn, key, &id)?;
         let (freqs, len) = self
             .tokenizer
-            .term_frequencies(&super::indexable_text(draft));
+            .term_frequencies(&super::indexable_text(&self.title, draft));
         for (term, tf) in &freqs {
             self.postings.add(term, id);
             self.dbs
@@ -264,6 +272,8 @@ impl Batch<'_> {
             self.dbs.chunk_keys.delete(&mut self.wtxn, &doc.key)?;
             self.dbs.documents.delete(&mut self.wtxn, &doc_id)?;
             self.dbs.tables.delete(&mut self.wtxn, &doc_id)?;
+            self.dbs.doc_meta.delete(&mut self.wtxn, &doc_id)?;
+            self.dbs.overrides.delete(&mut self.wtxn, &doc_id)?;
         }
         Ok(())
     }
@@ -388,9 +398,9 @@ impl Batch<'_> {
         Ok(next)
     }
 
-    fn unique_doc_key(&self, path: &std::path::Path, id: u32) -> Result<String> {
-        let base = slug(&file_stem(path));
-        let taken = self.dbs.chunk_keys.get(&self.wtxn, &base)?.is_some();
+    fn unique_doc_key(&self, base: &str, id: u32) -> Result<String> {
+        let base = base.to_string();
+        let taken = self.dbs.chunk_keys.get(&self.wtxn, &base)?.is_some_and(|owner| owner != id);
         Ok(if taken { format!("{base}-{id}") } else { base })
     }
 }

@@ -16,24 +16,15 @@ const MODEL_SUBDIR: &str = "models/all-MiniLM-L6-v2";
 /// # Errors
 /// [`EmbedError::ModelMissing`] with the path that was (first) looked at.
 pub(super) fn model_dir(explicit: Option<&Path>) -> Result<PathBuf, EmbedError> {
-    let env = std::env::var_os("ALMIRAH_MODEL_DIR")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from);
+    let env = std::env::var_os("ALMIRAH_MODEL_DIR").filter(|v| !v.is_empty()).map(PathBuf::from);
     if let Some(dir) = explicit.map(Path::to_path_buf).or(env) {
-        return if is_complete(&dir) {
-            Ok(dir)
-        } else {
-            Err(EmbedError::ModelMissing { path: dir })
-        };
+        return if is_complete(&dir) { Ok(dir) } else { Err(EmbedError::ModelMissing { path: dir }) };
     }
     let candidates = default_candidates();
     match candidates.iter().find(|d| is_complete(d)) {
         Some(dir) => Ok(dir.clone()),
         None => {
-            let path = candidates
-                .into_iter()
-                .last()
-                .unwrap_or_else(|| PathBuf::from(MODEL_SUBDIR));
+            let path = candidates.into_iter().last().unwrap_or_else(|| PathBuf::from(MODEL_SUBDIR));
             Err(EmbedError::ModelMissing { path })
         }
     }
@@ -44,18 +35,11 @@ pub(super) fn model_dir(explicit: Option<&Path>) -> Result<PathBuf, EmbedError> 
 /// fixed at compile time.
 fn default_candidates() -> Vec<PathBuf> {
     let mut out = Vec::new();
-    if let Some(exe_dir) = std::env::current_exe()
-        .ok()
-        .and_then(|p| p.parent().map(Path::to_path_buf))
-    {
+    if let Some(exe_dir) = std::env::current_exe().ok().and_then(|p| p.parent().map(Path::to_path_buf)) {
         out.push(exe_dir.join("../..").join(MODEL_SUBDIR));
         out.push(exe_dir.join("../../..").join(MODEL_SUBDIR));
     }
-    out.push(
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../..")
-            .join(MODEL_SUBDIR),
-    );
+    out.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(MODEL_SUBDIR));
     out
 }
 

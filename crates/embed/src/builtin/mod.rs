@@ -41,10 +41,7 @@ pub struct BuiltinEmbedder {
 
 impl std::fmt::Debug for BuiltinEmbedder {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("BuiltinEmbedder")
-            .field("id", &self.id)
-            .field("dir", &self.dir)
-            .finish_non_exhaustive()
+        f.debug_struct("BuiltinEmbedder").field("id", &self.id).field("dir", &self.dir).finish_non_exhaustive()
     }
 }
 
@@ -65,15 +62,9 @@ impl BuiltinEmbedder {
         let config = read_config(&dir)?;
         let tokenizer = load_tokenizer(&dir)?;
         let weights = std::fs::read(dir.join("model.safetensors")).map_err(model_err)?;
-        let vb = VarBuilder::from_buffered_safetensors(weights, DType::F32, &Device::Cpu)
-            .map_err(model_err)?;
+        let vb = VarBuilder::from_buffered_safetensors(weights, DType::F32, &Device::Cpu).map_err(model_err)?;
         let model = BertModel::load(vb, &config).map_err(model_err)?;
-        Ok(Self {
-            model,
-            tokenizer,
-            id: builtin_id(),
-            dir,
-        })
+        Ok(Self { model, tokenizer, id: builtin_id(), dir })
     }
 
     /// The folder the model was loaded from.
@@ -83,10 +74,7 @@ impl BuiltinEmbedder {
 
     /// One forward pass over at most [`MAX_BATCH`] texts.
     fn embed_batch(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError> {
-        let encodings = self
-            .tokenizer
-            .encode_batch(texts.to_vec(), true)
-            .map_err(model_err)?;
+        let encodings = self.tokenizer.encode_batch(texts.to_vec(), true).map_err(model_err)?;
         let len = encodings.first().map_or(0, |e| e.get_ids().len());
         let mut ids = Vec::with_capacity(texts.len() * len);
         let mut mask = Vec::with_capacity(texts.len() * len);
@@ -128,11 +116,7 @@ impl Embedder for BuiltinEmbedder {
             out.extend(self.embed_batch(batch)?);
         }
         if out.len() != texts.len() {
-            return Err(EmbedError::Protocol(format!(
-                "{} vectors for {} texts",
-                out.len(),
-                texts.len()
-            )));
+            return Err(EmbedError::Protocol(format!("{} vectors for {} texts", out.len(), texts.len())));
         }
         Ok(out)
     }
@@ -165,17 +149,9 @@ fn read_config(dir: &Path) -> Result<Config, EmbedError> {
 /// shipped tokenizer.json pads and truncates to a fixed 128).
 fn load_tokenizer(dir: &Path) -> Result<Tokenizer, EmbedError> {
     let mut tokenizer = Tokenizer::from_file(dir.join("tokenizer.json")).map_err(model_err)?;
-    let truncation = TruncationParams {
-        max_length: BUILTIN_MAX_TOKENS,
-        ..Default::default()
-    };
-    tokenizer
-        .with_truncation(Some(truncation))
-        .map_err(model_err)?;
-    let padding = PaddingParams {
-        strategy: PaddingStrategy::BatchLongest,
-        ..Default::default()
-    };
+    let truncation = TruncationParams { max_length: BUILTIN_MAX_TOKENS, ..Default::default() };
+    tokenizer.with_truncation(Some(truncation)).map_err(model_err)?;
+    let padding = PaddingParams { strategy: PaddingStrategy::BatchLongest, ..Default::default() };
     tokenizer.with_padding(Some(padding));
     Ok(tokenizer)
 }

@@ -38,9 +38,7 @@ fn vectors_are_384_dimensional_unit_and_deterministic() {
 
 #[test]
 fn semantic_order_leave_beats_hotel() {
-    let v = model()
-        .embed(&[QUERY, LEAVE, HOTEL], InputKind::Query)
-        .unwrap();
+    let v = model().embed(&[QUERY, LEAVE, HOTEL], InputKind::Query).unwrap();
     let (leave, hotel) = (cosine(&v[0], &v[1]), cosine(&v[0], &v[2]));
     assert!(leave > hotel + 0.2, "leave {leave}, hotel {hotel}");
 }
@@ -59,15 +57,11 @@ fn padding_in_a_batch_does_not_change_vectors() {
 
 #[test]
 fn more_texts_than_max_batch_keep_order() {
-    let texts: Vec<String> = (0..MAX_BATCH + 3)
-        .map(|i| format!("Clause {i} of the policy."))
-        .collect();
+    let texts: Vec<String> = (0..MAX_BATCH + 3).map(|i| format!("Clause {i} of the policy.")).collect();
     let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
     let all = model().embed(&refs, InputKind::Document).unwrap();
     assert_eq!(all.len(), refs.len());
-    let last = model()
-        .embed(&refs[refs.len() - 1..], InputKind::Document)
-        .unwrap();
+    let last = model().embed(&refs[refs.len() - 1..], InputKind::Document).unwrap();
     assert!(cosine(&all[refs.len() - 1], &last[0]) > 0.9999);
 }
 
@@ -85,11 +79,8 @@ fn long_text_is_truncated_at_256_word_pieces() {
 #[ignore = "timing probe, run by hand"]
 fn speed() {
     let e = model();
-    let short: Vec<String> = (0..160)
-        .map(|i| format!("Employees get {i} days of earned leave a year."))
-        .collect();
-    let chunk = "The officer shall submit the claim with receipts within thirty days of return. "
-        .repeat(14);
+    let short: Vec<String> = (0..160).map(|i| format!("Employees get {i} days of earned leave a year.")).collect();
+    let chunk = "The officer shall submit the claim with receipts within thirty days of return. ".repeat(14);
     let chunks: Vec<String> = (0..40).map(|i| format!("{i} {chunk}")).collect();
     for (name, texts) in [("short", &short), ("chunk", &chunks)] {
         let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
@@ -97,11 +88,7 @@ fn speed() {
         let start = Instant::now();
         e.embed(&refs, InputKind::Document).unwrap();
         let secs = start.elapsed().as_secs_f64();
-        println!(
-            "{name}: {} texts of {tokens} tokens, {:.1} texts/s",
-            refs.len(),
-            refs.len() as f64 / secs
-        );
+        println!("{name}: {} texts of {tokens} tokens, {:.1} texts/s", refs.len(), refs.len() as f64 / secs);
         for size in [1, 4, 8, 16] {
             let start = Instant::now();
             for group in refs.chunks(size) {

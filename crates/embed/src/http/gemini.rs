@@ -22,11 +22,7 @@ pub(crate) const DEFAULT_KEY_ENV: &str = "GEMINI_API_KEY";
 /// Entries per `batchEmbedContents` call (the API's limit).
 const MAX_BATCH: usize = 100;
 /// Models that take `taskType` rather than a text prefix.
-const TASK_TYPE_MODELS: [&str; 3] = [
-    "gemini-embedding-001",
-    "text-embedding-004",
-    "embedding-001",
-];
+const TASK_TYPE_MODELS: [&str; 3] = ["gemini-embedding-001", "text-embedding-004", "embedding-001"];
 /// Prefixes for models that take the task in the text.
 const QUERY_PREFIX: &str = "task: search result | query: ";
 const DOCUMENT_PREFIX: &str = "title: none | text: ";
@@ -70,11 +66,7 @@ impl Wire for Gemini {
     }
 
     fn parse(&self, body: &[u8]) -> Result<Vec<Vec<f32>>, EmbedError> {
-        Ok(parse_json::<Answer>(body)?
-            .embeddings
-            .into_iter()
-            .map(|e| e.values)
-            .collect())
+        Ok(parse_json::<Answer>(body)?.embeddings.into_iter().map(|e| e.values).collect())
     }
 }
 

@@ -47,12 +47,7 @@ pub struct HttpOptions {
 
 impl Default for HttpOptions {
     fn default() -> Self {
-        Self {
-            retry: RetryPolicy::default(),
-            connect_timeout_ms: 10_000,
-            request_timeout_ms: 120_000,
-            max_batch: None,
-        }
+        Self { retry: RetryPolicy::default(), connect_timeout_ms: 10_000, request_timeout_ms: 120_000, max_batch: None }
     }
 }
 
@@ -82,13 +77,7 @@ impl<W: Wire> HttpEmbedder<W> {
         if id.dimensions > 0 {
             let _ = resolved.set(id.clone());
         }
-        Self {
-            wire,
-            transport,
-            provisional: id,
-            resolved,
-            max_batch: max_batch.max(1),
-        }
+        Self { wire, transport, provisional: id, resolved, max_batch: max_batch.max(1) }
     }
 
     fn embed_batch(&self, texts: &[&str], kind: InputKind) -> Result<Vec<Vec<f32>>, EmbedError> {
@@ -98,15 +87,11 @@ impl<W: Wire> HttpEmbedder<W> {
             InputKind::Query => &id.query_prefix,
         };
         let texts: Vec<String> = texts.iter().map(|t| format!("{prefix}{t}")).collect();
-        let bytes = self
-            .transport
-            .post_json(self.wire.url(), &self.wire.body(&texts, kind))?;
+        let bytes = self.transport.post_json(self.wire.url(), &self.wire.body(&texts, kind))?;
         let mut vectors = self.wire.parse(&bytes)?;
         if vectors.len() != texts.len() {
             let (got, want) = (vectors.len(), texts.len());
-            return Err(EmbedError::Protocol(format!(
-                "{got} vectors for {want} texts"
-            )));
+            return Err(EmbedError::Protocol(format!("{got} vectors for {want} texts")));
         }
         self.check_dimensions(&vectors)?;
         for v in &mut vectors {
@@ -127,16 +112,10 @@ impl<W: Wire> HttpEmbedder<W> {
         if first == 0 {
             return Err(EmbedError::Protocol(format!("empty vectors: {:?}", lens())));
         }
-        let learnt = || EmbedderId {
-            dimensions: first,
-            ..self.provisional.clone()
-        };
+        let learnt = || EmbedderId { dimensions: first, ..self.provisional.clone() };
         let want = self.resolved.get_or_init(learnt).dimensions;
         if vectors.iter().any(|v| v.len() != want) {
-            return Err(EmbedError::Protocol(format!(
-                "expected {want} dimensions, got {:?}",
-                lens()
-            )));
+            return Err(EmbedError::Protocol(format!("expected {want} dimensions, got {:?}", lens())));
         }
         Ok(())
     }
@@ -168,48 +147,18 @@ impl<W: Wire> Embedder for HttpEmbedder<W> {
 }
 
 /// Builds an HTTP embedder (no network I/O).
-pub(crate) fn from_config(
-    config: &EmbedderConfig,
-    options: &HttpOptions,
-) -> Result<Box<dyn Embedder>, EmbedError> {
+pub(crate) fn from_config(config: &EmbedderConfig, options: &HttpOptions) -> Result<Box<dyn Embedder>, EmbedError> {
     match config {
-        EmbedderConfig::Ollama { url, model } => {
-            Ok(Box::new(ollama::build(url.as_deref(), model, options)?))
-        }
-        EmbedderConfig::Openai {
-            url,
-            model,
-            api_key_env,
-            dimensions,
-        } => {
+        EmbedderConfig::Ollama { url, model } => Ok(Box::new(ollama::build(url.as_deref(), model, options)?)),
+        EmbedderConfig::Openai { url, model, api_key_env, dimensions } => {
             let key = api_key_env.as_deref().map(read_key).transpose()?;
-            let params = openai::Params {
-                url,
-                model,
-                dimensions: *dimensions,
-            };
-            Ok(Box::new(openai::build(
-                &params,
-                key,
-                api_key_env.clone(),
-                options,
-            )?))
+            let params = openai::Params { url, model, dimensions: *dimensions };
+            Ok(Box::new(openai::build(&params, key, api_key_env.clone(), options)?))
         }
-        EmbedderConfig::Gemini {
-            model,
-            api_key_env,
-            dimensions,
-            url,
-        } => {
-            let var = api_key_env
-                .clone()
-                .unwrap_or_else(|| gemini::DEFAULT_KEY_ENV.into());
+        EmbedderConfig::Gemini { model, api_key_env, dimensions, url } => {
+            let var = api_key_env.clone().unwrap_or_else(|| gemini::DEFAULT_KEY_ENV.into());
             let key = read_key(&var)?;
-            let params = gemini::Params {
-                url: url.as_deref(),
-                model,
-                dimensions: *dimensions,
-            };
+            let params = gemini::Params { url: url.as_deref(), model, dimensions: *dimensions };
             Ok(Box::new(gemini::build(&params, key, var, options)?))
         }
         EmbedderConfig::Builtin { .. } | EmbedderConfig::Hash { .. } => {
@@ -222,9 +171,7 @@ pub(crate) fn from_config(
 fn read_key(var: &str) -> Result<Secret, EmbedError> {
     match std::env::var(var) {
         Ok(v) if !v.trim().is_empty() => Ok(Secret::new(v.trim().to_string())),
-        _ => Err(EmbedError::Config(format!(
-            "environment variable {var} (API key) is not set"
-        ))),
+        _ => Err(EmbedError::Config(format!("environment variable {var} (API key) is not set"))),
     }
 }
 
@@ -235,11 +182,7 @@ fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, EmbedError> {
 
 /// `base` without trailing slashes, joined with `path`.
 fn join_url(base: &str, path: &str) -> String {
-    format!(
-        "{}/{}",
-        base.trim_end_matches('/'),
-        path.trim_start_matches('/')
-    )
+    format!("{}/{}", base.trim_end_matches('/'), path.trim_start_matches('/'))
 }
 
 /// An identity with no prefixes.

@@ -39,15 +39,8 @@ impl Wire for Ollama {
 }
 
 /// An Ollama embedder for `model` at `url` (default [`DEFAULT_URL`]).
-pub(crate) fn build(
-    url: Option<&str>,
-    model: &str,
-    options: &HttpOptions,
-) -> Result<HttpEmbedder<Ollama>, EmbedError> {
-    let wire = Ollama {
-        url: join_url(url.unwrap_or(DEFAULT_URL), "api/embed"),
-        model: model.to_string(),
-    };
+pub(crate) fn build(url: Option<&str>, model: &str, options: &HttpOptions) -> Result<HttpEmbedder<Ollama>, EmbedError> {
+    let wire = Ollama { url: join_url(url.unwrap_or(DEFAULT_URL), "api/embed"), model: model.to_string() };
     let transport = Transport::new(options, None, None, AuthStyle::Bearer)?;
     let id = plain_id("ollama", model, None);
     let batch = options.max_batch.unwrap_or(MAX_BATCH);

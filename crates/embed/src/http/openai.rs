@@ -61,16 +61,9 @@ impl Wire for OpenAi {
 /// Orders items by `index`, which must be exactly `0..n`.
 fn in_index_order(mut items: Vec<Item>) -> Result<Vec<Vec<f32>>, EmbedError> {
     items.sort_by_key(|i| i.index);
-    if items
-        .iter()
-        .enumerate()
-        .any(|(pos, item)| item.index != pos)
-    {
+    if items.iter().enumerate().any(|(pos, item)| item.index != pos) {
         let idx: Vec<usize> = items.iter().map(|i| i.index).collect();
-        return Err(EmbedError::Protocol(format!(
-            "indices {idx:?} are not 0..{}",
-            items.len()
-        )));
+        return Err(EmbedError::Protocol(format!("indices {idx:?} are not 0..{}", items.len())));
     }
     Ok(items.into_iter().map(|i| i.embedding).collect())
 }

@@ -21,11 +21,7 @@ pub struct RetryPolicy {
 
 impl Default for RetryPolicy {
     fn default() -> Self {
-        Self {
-            max_attempts: 5,
-            base_ms: 250,
-            cap_ms: 8_000,
-        }
+        Self { max_attempts: 5, base_ms: 250, cap_ms: 8_000 }
     }
 }
 
@@ -43,16 +39,10 @@ impl RetryPolicy {
         if let Some(wait) = retry_after {
             return wait.min(cap);
         }
-        let exp = self
-            .base_ms
-            .saturating_mul(1_u64 << attempt.saturating_sub(1).min(30));
+        let exp = self.base_ms.saturating_mul(1_u64 << attempt.saturating_sub(1).min(30));
         let full = exp.min(self.cap_ms);
         let half = full / 2;
-        let jittered = if full > half {
-            rand::random_range(half..=full)
-        } else {
-            full
-        };
+        let jittered = if full > half { rand::random_range(half..=full) } else { full };
         Duration::from_millis(jittered)
     }
 }
@@ -75,11 +65,7 @@ mod tests {
 
     #[test]
     fn delays_grow_jittered_and_capped() {
-        let p = RetryPolicy {
-            max_attempts: 9,
-            base_ms: 100,
-            cap_ms: 1_000,
-        };
+        let p = RetryPolicy { max_attempts: 9, base_ms: 100, cap_ms: 1_000 };
         for _ in 0..50 {
             let d1 = p.delay(1, None).as_millis();
             assert!((50..=100).contains(&d1), "{d1}");
@@ -92,14 +78,8 @@ mod tests {
     #[test]
     fn retry_after_is_honoured_and_capped() {
         let p = RetryPolicy::default();
-        assert_eq!(
-            p.delay(1, Some(Duration::from_secs(2))),
-            Duration::from_secs(2)
-        );
-        assert_eq!(
-            p.delay(1, Some(Duration::from_secs(600))),
-            Duration::from_secs(8)
-        );
+        assert_eq!(p.delay(1, Some(Duration::from_secs(2))), Duration::from_secs(2));
+        assert_eq!(p.delay(1, Some(Duration::from_secs(600))), Duration::from_secs(8));
         assert_eq!(parse_retry_after(" 3 "), Some(Duration::from_secs(3)));
         assert_eq!(parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT"), None);
         assert_eq!(parse_retry_after("-1"), None);
@@ -113,13 +93,6 @@ mod tests {
 
     #[test]
     fn zero_attempts_means_one() {
-        assert_eq!(
-            RetryPolicy {
-                max_attempts: 0,
-                ..Default::default()
-            }
-            .attempts(),
-            1
-        );
+        assert_eq!(RetryPolicy { max_attempts: 0, ..Default::default() }.attempts(), 1);
     }
 }

@@ -26,11 +26,7 @@ pub(crate) struct Reply {
 
 impl Reply {
     pub(crate) fn json(status: u16, body: &serde_json::Value) -> Self {
-        Self {
-            status,
-            headers: Vec::new(),
-            body: body.to_string(),
-        }
+        Self { status, headers: Vec::new(), body: body.to_string() }
     }
 
     pub(crate) fn with_header(mut self, name: &str, value: &str) -> Self {
@@ -49,9 +45,7 @@ pub(crate) struct Server {
 
 impl Server {
     /// Starts a server whose `handler` gets the 0-based request number and the request.
-    pub(crate) fn start(
-        handler: impl Fn(usize, &Request) -> Reply + Send + Sync + 'static,
-    ) -> Self {
+    pub(crate) fn start(handler: impl Fn(usize, &Request) -> Reply + Send + Sync + 'static) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let url = format!("http://{}", listener.local_addr().unwrap());
         let requests = Arc::new(Mutex::new(Vec::new()));
@@ -112,16 +106,9 @@ fn read_request(stream: &TcpStream) -> Option<Request> {
         };
         headers.insert(k.trim().to_lowercase(), v.trim().to_string());
     }
-    let len: usize = headers
-        .get("content-length")
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0);
+    let len: usize = headers.get("content-length").and_then(|v| v.parse().ok()).unwrap_or(0);
     let mut body = vec![0; len];
     reader.read_exact(&mut body).ok()?;
     let body = serde_json::from_slice(&body).unwrap_or(serde_json::Value::Null);
-    Some(Request {
-        path,
-        headers,
-        body,
-    })
+    Some(Request { path, headers, body })
 }

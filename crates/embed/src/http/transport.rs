@@ -41,10 +41,7 @@ pub(crate) enum AuthStyle {
 /// The result of one attempt.
 enum Attempt {
     Done(Vec<u8>),
-    Retry {
-        message: String,
-        after: Option<Duration>,
-    },
+    Retry { message: String, after: Option<Duration> },
     Fail(EmbedError),
 }
 
@@ -72,22 +69,12 @@ impl Transport {
             .timeout(Duration::from_millis(options.request_timeout_ms))
             .build()
             .map_err(|e| EmbedError::Config(format!("HTTP client: {e}")))?;
-        Ok(Self {
-            client,
-            options: *options,
-            key,
-            key_env,
-            auth,
-        })
+        Ok(Self { client, options: *options, key, key_env, auth })
     }
 
     /// POSTs `body` as JSON to `url`, retrying transient failures; returns the
     /// response body of the first 2xx answer.
-    pub(crate) fn post_json(
-        &self,
-        url: &str,
-        body: &serde_json::Value,
-    ) -> Result<Vec<u8>, EmbedError> {
+    pub(crate) fn post_json(&self, url: &str, body: &serde_json::Value) -> Result<Vec<u8>, EmbedError> {
         let policy = self.options.retry;
         let mut last = String::new();
         for attempt in 1..=policy.attempts() {
@@ -103,10 +90,7 @@ impl Transport {
                 }
             }
         }
-        Err(EmbedError::Unavailable {
-            attempts: policy.attempts(),
-            message: last,
-        })
+        Err(EmbedError::Unavailable { attempts: policy.attempts(), message: last })
     }
 
     fn attempt(&self, url: &str, body: &serde_json::Value) -> Attempt {
@@ -125,10 +109,7 @@ impl Transport {
         }
         let message = self.redact(&server_message(&bytes));
         if is_transient(status) {
-            return Attempt::Retry {
-                message: format!("HTTP {status}: {message}"),
-                after,
-            };
+            return Attempt::Retry { message: format!("HTTP {status}: {message}"), after };
         }
         let message = format!("{message}{}", self.hint(status));
         Attempt::Fail(EmbedError::Refused { status, message })
@@ -147,10 +128,7 @@ impl Transport {
     fn transport_error(&self, e: &reqwest::Error) -> Attempt {
         let message = self.redact(&error_chain(e));
         if e.is_connect() || e.is_timeout() || e.is_request() || e.is_body() {
-            Attempt::Retry {
-                message,
-                after: None,
-            }
+            Attempt::Retry { message, after: None }
         } else {
             Attempt::Fail(EmbedError::Config(message))
         }
@@ -160,9 +138,7 @@ impl Transport {
         let var = self.key_env.as_deref();
         match (status, var) {
             (401 | 403, Some(var)) => format!(" (check the API key in ${var})"),
-            (401 | 403, None) => {
-                " (the server wants an API key: set api_key_env in the config)".into()
-            }
+            (401 | 403, None) => " (the server wants an API key: set api_key_env in the config)".into(),
             (404, _) => " (check the model name / URL)".into(),
             _ => String::new(),
         }
@@ -189,10 +165,7 @@ fn server_message(bytes: &[u8]) -> String {
     let json: Option<serde_json::Value> = serde_json::from_str(&text).ok();
     let picked = json.as_ref().and_then(|j| {
         let e = j.get("error");
-        e.and_then(|e| e.get("message"))
-            .or(e)
-            .or_else(|| j.get("message"))
-            .and_then(|m| m.as_str())
+        e.and_then(|e| e.get("message")).or(e).or_else(|| j.get("message")).and_then(|m| m.as_str())
     });
     truncate(picked.unwrap_or(&text).trim(), MAX_MESSAGE_BYTES)
 }
@@ -201,10 +174,7 @@ fn truncate(text: &str, max: usize) -> String {
     if text.len() <= max {
         return text.to_string();
     }
-    let cut = (0..=max)
-        .rev()
-        .find(|i| text.is_char_boundary(*i))
-        .unwrap_or(0);
+    let cut = (0..=max).rev().find(|i| text.is_char_boundary(*i)).unwrap_or(0);
     format!("{}…", &text[..cut])
 }
 
