@@ -21,8 +21,9 @@ pub enum DateOrder {
 
 const MONTHS: &str = "jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?";
 
-static ISO: LazyLock<Regex> = LazyLock::new(|| re(r"\b((?:19|20)\d{2})-(\d{1,2})-(\d{1,2})\b"));
-static NUMERIC: LazyLock<Regex> = LazyLock::new(|| re(r"\b(\d{1,2})[./-](\d{1,2})[./-]((?:19|20)\d{2})\b"));
+// Digit boundaries instead of `\b`: `2024-11-26_9e1c326` must match, and `_` is a word character.
+static ISO: LazyLock<Regex> = LazyLock::new(|| re(r"(?:^|[^0-9])((?:19|20)\d{2})-(\d{1,2})-(\d{1,2})(?:[^0-9]|$)"));
+static NUMERIC: LazyLock<Regex> = LazyLock::new(|| re(r"(?:^|[^0-9])(\d{1,2})[./-](\d{1,2})[./-]((?:19|20)\d{2})(?:[^0-9]|$)"));
 static DAY_MONTH: LazyLock<Regex> =
     LazyLock::new(|| re(&format!(r"(?i)\b(\d{{1,2}})(?:st|nd|rd|th)?\s+({MONTHS})\.?,?\s+((?:19|20)\d{{2}})\b")));
 static MONTH_DAY: LazyLock<Regex> =
@@ -49,12 +50,12 @@ pub fn find_dates(text: &str, order: DateOrder) -> Vec<(usize, NaiveDate)> {
     let mut found = Vec::new();
     for c in ISO.captures_iter(text) {
         let date = NaiveDate::from_ymd_opt(c[1].parse().unwrap_or(0), num(&c[2]).unwrap_or(0), num(&c[3]).unwrap_or(0));
-        push(&mut found, c.get(0).map_or(0, |m| m.start()), date);
+        push(&mut found, c.get(1).map_or(0, |m| m.start()), date);
     }
     for c in NUMERIC.captures_iter(text) {
         let (a, b) = (num(&c[1]).unwrap_or(0), num(&c[2]).unwrap_or(0));
         let (d, m) = if order == DateOrder::DayMonth { (a, b) } else { (b, a) };
-        push(&mut found, c.get(0).map_or(0, |m| m.start()), NaiveDate::from_ymd_opt(c[3].parse().unwrap_or(0), m, d));
+        push(&mut found, c.get(1).map_or(0, |m| m.start()), NaiveDate::from_ymd_opt(c[3].parse().unwrap_or(0), m, d));
     }
     for c in DAY_MONTH.captures_iter(text) {
         let date = month_number(&c[2]).and_then(|m| NaiveDate::from_ymd_opt(c[3].parse().unwrap_or(0), m, num(&c[1])?));

@@ -60,6 +60,9 @@ static EFFECTIVE: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)with\s+(?:immediate\s+)?effect\s+from|w\.\s?e\.\s?f\.?|effective\s+(?:from|on|date|as\s+of)\s*:?|comes?\s+into\s+(?:force|effect)\s+on"));
 static UNTIL: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)valid\s+(?:until|till|up\s*to|through)|expires?\s+on|in\s+force\s+until"));
 static DATED: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\bdated?\s*:?|\bdate\s+of\s+issue\s*:?|\bissued\s+on\s*:?"));
+static RFC_DATE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?m)Request for Comments:[\s\S]*?\b(January|February|March|April|May|June|July|August|September|October|November|December)\s+((?:19|20)\d{2})\s*$")
+});
 static SESSION_CUE: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?i)(?:\(\s*|\bsession\s*:?\s*|\bacademic\s+year\s*:?\s*|\bfinancial\s+year\s*:?\s*|\bfor\s+(?:the\s+)?(?:year\s+|session\s+)?)((?:19|20)\d{2}\s?[-/]\s?\d{2,4})")
 });
@@ -93,6 +96,7 @@ pub fn describe(input: &DescribeInput<'_>) -> DocMeta {
     meta.session = session_field(&sources, input, &path, explicit_only);
     meta.issued = date_field(&sources, &["issued", "date"], order)
         .or_else(|| (!explicit_only).then(|| date_after(input.header, &DATED, order).map(|d| Field::new(d, Provenance::Title))).flatten())
+        .or_else(|| (!explicit_only).then(|| rfc_date(input.header).map(|d| Field::new(d, Provenance::Title))).flatten())
         .or_else(|| (!explicit_only).then(|| path.date.map(|d| Field::new(d, Provenance::Filename))).flatten())
         .or_else(|| input.file_date.map(|d| Field::new(d, Provenance::FileTime)));
     meta.effective_from = date_field(&sources, &["effective_from", "effective", "effective_date"], order)
@@ -134,6 +138,15 @@ fn supersedes_field(sources: &[(Provenance, &BTreeMap<String, Value>)], opening:
     }
     let refs = superseded_references(opening);
     (!refs.is_empty()).then(|| Field::new(refs, Provenance::Text))
+}
+
+/// An RFC header's publication month ("June 2014"), as the 1st of that month.
+fn rfc_date(header: &str) -> Option<NaiveDate> {
+    let c = RFC_DATE.captures(header)?;
+    let month = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
+        .iter()
+        .position(|m| *m == &c[1])?;
+    NaiveDate::from_ymd_opt(c[2].parse().ok()?, month as u32 + 1, 1)
 }
 
 /// `3`, `v2.1`, `2.1` → numeric parts; dates and other labels → `None`.

@@ -49,6 +49,9 @@ fn re(p: &str) -> Regex {
 
 static VERSION: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)(?:^|[^a-z0-9])(v|version[ _-]?)(\d+(?:\.\d+)*)(?:[^a-z0-9.]|$)"));
 static HEX: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)(?:^|[^a-z0-9])([0-9a-f]{7,40})(?:[^a-z0-9]|$)"));
+/// A date followed by a commit hash (`2024-11-26_9e1c326`): the hash may be all digits.
+static DATE_HASH: LazyLock<Regex> =
+    LazyLock::new(|| re(r"((?:19|20)\d{2}-\d{1,2}-\d{1,2})[_-][0-9a-fA-F]{7,40}(?:[^0-9a-zA-Z]|$)"));
 static DATE_TOKENS: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?:19|20)\d{2}-\d{1,2}-\d{1,2}|\d{1,2}[./-]\d{1,2}[./-](?:19|20)\d{2}"));
 
@@ -67,6 +70,7 @@ pub fn analyse_path(rel_path: &str, order: DateOrder) -> PathTokens {
     }
     let before = stripped.clone();
     stripped = VERSION.replace_all(&stripped, "-").into_owned();
+    stripped = DATE_HASH.replace_all(&stripped, "-").into_owned();
     stripped = DATE_TOKENS.replace_all(&stripped, "-").into_owned();
     stripped = strip_sessions(&stripped);
     stripped = strip_hashes(&stripped);
@@ -148,6 +152,8 @@ mod tests {
         let b = analyse_path("travel-and-leave/fmla/2022-11-30_3862166.md", DateOrder::DayMonth);
         assert_eq!(a.series_key, "travel-and-leave/fmla");
         assert_eq!(a.series_key, b.series_key);
+        let c = analyse_path("travel-and-leave/moving/2022-11-30_3862166.md", DateOrder::DayMonth);
+        assert_eq!(c.series_key, "travel-and-leave/moving");
         assert_eq!(a.date, NaiveDate::from_ymd_opt(2024, 12, 18));
         assert!(a.had_version_token);
     }

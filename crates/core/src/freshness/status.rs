@@ -107,13 +107,15 @@ pub fn compute(docs: &[DocInfo<'_>], as_of: &AsOf, audiences: &[String]) -> BTre
             }
         }
     }
+    // Within a series, the newest version in force supersedes every older one.
     for members in series_groups(docs).values() {
-        for older in members {
-            for newer in members {
-                if newer_version(newer.meta, older.meta) && in_force(newer.meta) {
-                    mark(&mut table, older.id, newer.id);
-                }
-            }
+        let newest = members
+            .iter()
+            .filter(|m| in_force(m.meta))
+            .max_by(|a, b| compare_versions(version_key(a.meta), version_key(b.meta)).then(a.id.cmp(&b.id)));
+        let Some(newest) = newest else { continue };
+        for older in members.iter().filter(|m| newer_version(newest.meta, m.meta)) {
+            mark(&mut table, older.id, newest.id);
         }
     }
     table
