@@ -90,19 +90,12 @@ pub fn index_folder(
     cfg.embedder = config;
     cfg.index = params;
     let engine = Engine::with_embedder(cfg, embedder)?;
-    let progress = StderrProgress {
-        label: label.to_string(),
-        every: 100,
-    };
+    let progress = StderrProgress { label: label.to_string(), every: 100 };
     let cancel = AtomicBool::new(false);
     let started = Instant::now();
     let report = engine.index(&[docs.to_path_buf()], &progress, &cancel)?;
     let elapsed_s = started.elapsed().as_secs_f64().max(1e-9);
-    let files = report
-        .outcomes
-        .iter()
-        .filter(|o| o.action == "indexed")
-        .count();
+    let files = report.outcomes.iter().filter(|o| o.action == "indexed").count();
     let run = IngestRun {
         embedder: label.to_string(),
         embedder_load_s,
@@ -159,10 +152,7 @@ pub fn run(opts: &Options) -> Result<IngestResult> {
     let docs = work.path().join("pages");
     let limit = if opts.quick { 40 } else { usize::MAX };
     let files_in_copy = copy_tree(&source, &docs, limit)?;
-    eprintln!(
-        "part 1: ingest of {files_in_copy} files from {}",
-        source.display()
-    );
+    eprintln!("part 1: ingest of {files_in_copy} files from {}", source.display());
     let (builtin, _) = index_folder(
         &docs,
         &work.path().join("lib-builtin"),
@@ -178,11 +168,5 @@ pub fn run(opts: &Options) -> Result<IngestResult> {
         "hash-384",
     )?;
     let speedup_without_embedding = hash.chunks_per_s / builtin.chunks_per_s.max(1e-9);
-    Ok(IngestResult {
-        source: source.display().to_string(),
-        files_in_copy,
-        builtin,
-        hash,
-        speedup_without_embedding,
-    })
+    Ok(IngestResult { source: source.display().to_string(), files_in_copy, builtin, hash, speedup_without_embedding })
 }

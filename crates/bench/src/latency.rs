@@ -87,12 +87,7 @@ fn strategy_label(s: VectorStrategy) -> String {
     }
 }
 
-fn time_mode(
-    engine: &Engine,
-    queries: &[String],
-    mode: SearchMode,
-    base: &SearchOptions,
-) -> Result<ModeLatency> {
+fn time_mode(engine: &Engine, queries: &[String], mode: SearchMode, base: &SearchOptions) -> Result<ModeLatency> {
     let opts = SearchOptions { mode, ..*base };
     for q in queries.iter().take(WARMUP) {
         engine.search(q, &opts)?;
@@ -105,11 +100,7 @@ fn time_mode(
         let res = engine.search(q, &opts)?;
         times.push(started.elapsed().as_secs_f64() * 1000.0);
         hits += res.hits.len();
-        let label = if mode == SearchMode::Bm25 {
-            "none".to_string()
-        } else {
-            strategy_label(res.vector_strategy)
-        };
+        let label = if mode == SearchMode::Bm25 { "none".to_string() } else { strategy_label(res.vector_strategy) };
         if !strategies.contains(&label) {
             strategies.push(label);
         }
@@ -132,19 +123,12 @@ fn time_mode(
 /// # Errors
 /// I/O and engine errors.
 pub fn run(opts: &Options) -> Result<LatencyResult> {
-    let sizes: &[usize] = if opts.quick {
-        &[2_000, 10_000]
-    } else {
-        &[10_000, 100_000]
-    };
+    let sizes: &[usize] = if opts.quick { &[2_000, 10_000] } else { &[10_000, 100_000] };
     let n_queries = if opts.quick { 50 } else { 200 };
     let vocab = Vocabulary::new(VOCABULARY, VOCAB_SEED);
     let mut qrng = StdRng::seed_from_u64(QUERY_SEED);
     let queries: Vec<String> = (0..n_queries).map(|_| vocab.query(&mut qrng)).collect();
-    let params = IndexParams {
-        batch_max_chunks: 5000,
-        ..IndexParams::default()
-    };
+    let params = IndexParams { batch_max_chunks: 5000, ..IndexParams::default() };
     let base = SearchOptions::default();
     let mut libraries = Vec::new();
     for &target in sizes {

@@ -79,11 +79,7 @@ fn main() -> Result<()> {
     if !corpora.is_dir() {
         bail!("corpora folder {} not found (set --corpora or ALMIRAH_CORPORA)", corpora.display());
     }
-    let opts = Options {
-        quick: args.quick,
-        corpora,
-        work_dir: args.work_dir,
-    };
+    let opts = Options { quick: args.quick, corpora, work_dir: args.work_dir };
     let wants = |p: &str| args.parts.iter().any(|x| x == p);
     let started = std::time::Instant::now();
     let mut rep = report::Report {

@@ -65,9 +65,7 @@ fn read_json(path: &Path) -> Result<Value> {
 }
 
 fn str_of<'a>(v: &'a Value, key: &str) -> Result<&'a str> {
-    v.get(key)
-        .and_then(Value::as_str)
-        .ok_or_else(|| anyhow!("missing string field {key}"))
+    v.get(key).and_then(Value::as_str).ok_or_else(|| anyhow!("missing string field {key}"))
 }
 
 fn arr(v: &Value) -> Result<&Vec<Value>> {
@@ -149,10 +147,7 @@ fn shrink(ds: Dataset, n: usize) -> Dataset {
         paragraphs.push(ds.paragraphs[*old].clone());
     }
     let map = |v: &[usize]| v.iter().filter_map(|i| remap.get(i).copied()).collect();
-    let questions = questions
-        .iter()
-        .map(|(q, g, c)| (q.clone(), map(g), map(c)))
-        .collect();
+    let questions = questions.iter().map(|(q, g, c)| (q.clone(), map(g), map(c))).collect();
     Dataset { paragraphs, questions }
 }
 
@@ -161,11 +156,7 @@ fn paragraph_of(path: &str) -> Option<usize> {
 }
 
 fn evaluate(engine: &Engine, ds: &Dataset, mode: SearchMode) -> Result<ModeRecall> {
-    let mut opts = SearchOptions {
-        mode,
-        k: FETCH,
-        ..SearchOptions::default()
-    };
+    let mut opts = SearchOptions { mode, k: FETCH, ..SearchOptions::default() };
     if mode == SearchMode::Vector {
         opts.min_similarity = 0.0; // rank everything: measure the ranker itself
     }
@@ -205,10 +196,7 @@ fn run_dataset(opts: &Options, name: &str, ds: Dataset, reference: f64) -> Resul
     for (i, (title, text)) in ds.paragraphs.iter().enumerate() {
         std::fs::write(docs.join(format!("{i:05}.txt")), format!("{title}\n\n{text}\n"))?;
     }
-    eprintln!(
-        "part 4: {name}: indexing {} paragraphs with the built-in embedder",
-        ds.paragraphs.len()
-    );
+    eprintln!("part 4: {name}: indexing {} paragraphs with the built-in embedder", ds.paragraphs.len());
     let (run, engine) = index_folder(
         &docs,
         &work.path().join("lib"),
@@ -245,8 +233,5 @@ pub fn run(opts: &Options) -> Result<Vec<DatasetRecall>> {
         hotpot = shrink(hotpot, 20);
         musique = shrink(musique, 20);
     }
-    Ok(vec![
-        run_dataset(opts, "hotpotqa", hotpot, 88.0)?,
-        run_dataset(opts, "musique", musique, 60.0)?,
-    ])
+    Ok(vec![run_dataset(opts, "hotpotqa", hotpot, 88.0)?, run_dataset(opts, "musique", musique, 60.0)?])
 }

@@ -36,12 +36,7 @@ impl LatencyStats {
             let rank = ((p * n as f64).ceil() as usize).clamp(1, n);
             times[rank - 1]
         };
-        Self {
-            n,
-            p50_ms: pick(0.50),
-            p95_ms: pick(0.95),
-            mean_ms: times.iter().sum::<f64>() / n.max(1) as f64,
-        }
+        Self { n, p50_ms: pick(0.50), p95_ms: pick(0.95), mean_ms: times.iter().sum::<f64>() / n.max(1) as f64 }
     }
 }
 
@@ -106,11 +101,7 @@ fn print_ingest_run(r: &IngestRun) {
         r.chunks_per_s,
         r.mb_per_s,
         mib(r.disk_bytes),
-        if r.failures > 0 {
-            format!(" ({} failed)", r.failures)
-        } else {
-            String::new()
-        }
+        if r.failures > 0 { format!(" ({} failed)", r.failures) } else { String::new() }
     );
 }
 
@@ -163,7 +154,10 @@ fn print_vector_set(s: &VectorSet) {
         mib(s.disk_bytes),
         s.max_similarity_error
     );
-    println!("    {:<12} {:<7} {:>9} {:>9} {:>9} {:>10}", "method", "filter", "search_k", "p50 ms", "p95 ms", "recall@10");
+    println!(
+        "    {:<12} {:<7} {:>9} {:>9} {:>9} {:>10}",
+        "method", "filter", "search_k", "p50 ms", "p95 ms", "recall@10"
+    );
     for row in &s.rows {
         println!(
             "    {:<12} {:<7} {:>9} {:>9.3} {:>9.3} {:>10.3}",
@@ -178,10 +172,7 @@ fn print_vector_set(s: &VectorSet) {
     let Some(c) = CHROMA.iter().find(|c| c.0 == s.items) else {
         return;
     };
-    println!(
-        "    Chroma figures from DEPENDENCIES.md, not re-measured here (HNSW M=16, ef 100): {}",
-        c.7
-    );
+    println!("    Chroma figures from DEPENDENCIES.md, not re-measured here (HNSW M=16, ef 100): {}", c.7);
     println!("      ratios below use the midpoint where a range was published");
     for row in &s.rows {
         let (p50, rec) = if row.filtered { (c.3, c.4) } else { (c.1, c.2) };
@@ -206,14 +197,18 @@ fn print_vectors(r: &VectorResult) {
         "\n== 3. Vector recall@10 vs exact cosine and latency ({} queries, {} d, X = Z.W + 0.1 noise, rank {}, rows L2-normalised)",
         r.queries, r.dims, r.rank
     );
-    println!("  arroy via search::vector::search (search_k = 10 x n_trees x factor); exact via search::vector::exact; 50% filter = even ids");
+    println!(
+        "  arroy via search::vector::search (search_k = 10 x n_trees x factor); exact via search::vector::exact; 50% filter = even ids"
+    );
     for s in &r.sets {
         print_vector_set(s);
     }
 }
 
 fn print_multihop(r: &[DatasetRecall], quick: bool) {
-    println!("\n== 4. Multi-hop retrieval recall of supporting paragraphs (built-in embedder, one document per paragraph)");
+    println!(
+        "\n== 4. Multi-hop retrieval recall of supporting paragraphs (built-in embedder, one document per paragraph)"
+    );
     if quick {
         println!("  --quick: 20 questions over their own context paragraphs only; not comparable with the reference");
     }
@@ -234,11 +229,7 @@ fn print_multihop(r: &[DatasetRecall], quick: bool) {
 
 /// Print the readable report to stdout.
 pub fn print(r: &Report) {
-    println!(
-        "Almirah benchmark{} ({} cores; release build)",
-        if r.quick { " --quick" } else { "" },
-        r.cores
-    );
+    println!("Almirah benchmark{} ({} cores; release build)", if r.quick { " --quick" } else { "" }, r.cores);
     if let Some(i) = &r.ingest {
         print_ingest(i);
     }

@@ -21,10 +21,8 @@ pub const QUERY_SEED: u64 = 7;
 /// Noise amplitude added to Z·W.
 const NOISE: f32 = 0.1;
 
-const ONSETS: [&str; 20] = [
-    "b", "c", "d", "f", "g", "h", "j", "k", "l", "m", "n", "p", "r", "s", "t", "v", "w", "z", "br",
-    "st",
-];
+const ONSETS: [&str; 20] =
+    ["b", "c", "d", "f", "g", "h", "j", "k", "l", "m", "n", "p", "r", "s", "t", "v", "w", "z", "br", "st"];
 const VOWELS: [&str; 7] = ["a", "e", "i", "o", "u", "ai", "ou"];
 
 /// Made-up words with Zipf weights (rank r has weight 1 / (r + 1)^1.07).
@@ -108,13 +106,7 @@ impl Vocabulary {
 ///
 /// # Errors
 /// I/O errors.
-pub fn write_text_corpus(
-    dir: &Path,
-    vocab: &Vocabulary,
-    files: usize,
-    paragraphs: usize,
-    seed: u64,
-) -> Result<u64> {
+pub fn write_text_corpus(dir: &Path, vocab: &Vocabulary, files: usize, paragraphs: usize, seed: u64) -> Result<u64> {
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let mut rng = StdRng::seed_from_u64(seed);
     let mut bytes = 0u64;
@@ -208,12 +200,7 @@ pub fn dot(a: &[f32], b: &[f32]) -> f32 {
     let mut acc = [0.0f32; 8];
     let ca = a.chunks_exact(8);
     let cb = b.chunks_exact(8);
-    let tail: f32 = ca
-        .remainder()
-        .iter()
-        .zip(cb.remainder())
-        .map(|(x, y)| x * y)
-        .sum();
+    let tail: f32 = ca.remainder().iter().zip(cb.remainder()).map(|(x, y)| x * y).sum();
     for (x, y) in ca.zip(cb) {
         for i in 0..8 {
             acc[i] += x[i] * y[i];

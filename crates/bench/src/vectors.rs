@@ -90,10 +90,7 @@ fn ground_truth(data: &Vectors, n: usize, queries: &Vectors) -> Result<(TopK, To
                         push_top(&mut even, s, i as u32);
                     }
                 }
-                (
-                    all.iter().map(|h| h.1).collect(),
-                    even.iter().map(|h| h.1).collect(),
-                )
+                (all.iter().map(|h| h.1).collect(), even.iter().map(|h| h.1).collect())
             })
             .collect()
     };
@@ -165,10 +162,7 @@ fn measure(
         let hits = match m.factor {
             None => vector::exact(dbs, &rtxn, 0, q, cands, K)?,
             Some(factor) => {
-                let params = VectorParams {
-                    exact_threshold: 0,
-                    search_k_factor: factor,
-                };
+                let params = VectorParams { exact_threshold: 0, search_k_factor: factor };
                 let (hits, strategy) = vector::search(dbs, &rtxn, 0, q, cands, K, params)?;
                 match strategy {
                     VectorStrategy::Arroy { search_k: sk } => search_k = Some(sk),
@@ -198,11 +192,7 @@ fn measure(
 /// # Errors
 /// LMDB and arroy errors.
 pub fn run(opts: &Options) -> Result<VectorResult> {
-    let sizes: &[usize] = if opts.quick {
-        &[2_000, 10_000]
-    } else {
-        &[10_000, 100_000]
-    };
+    let sizes: &[usize] = if opts.quick { &[2_000, 10_000] } else { &[10_000, 100_000] };
     let n_queries = if opts.quick { 100 } else { 1000 };
     let max = sizes.iter().copied().max().unwrap_or(0);
     eprintln!("part 3: generating {max} vectors and {n_queries} queries ({DIMS} d, rank {RANK})");
@@ -218,30 +208,14 @@ pub fn run(opts: &Options) -> Result<VectorResult> {
         let (store, build_s, n_trees) = build_store(work.path(), &data, n)?;
         let all: RoaringBitmap = (0..n as u32).collect();
         let even: RoaringBitmap = (0..n as u32).step_by(2).collect();
-        let mut methods = vec![Method {
-            factor: None,
-            filtered: false,
-        }];
-        methods.extend(FACTORS.iter().map(|&f| Method {
-            factor: Some(f),
-            filtered: false,
-        }));
-        methods.push(Method {
-            factor: None,
-            filtered: true,
-        });
-        methods.extend(FILTERED_FACTORS.iter().map(|&f| Method {
-            factor: Some(f),
-            filtered: true,
-        }));
+        let mut methods = vec![Method { factor: None, filtered: false }];
+        methods.extend(FACTORS.iter().map(|&f| Method { factor: Some(f), filtered: false }));
+        methods.push(Method { factor: None, filtered: true });
+        methods.extend(FILTERED_FACTORS.iter().map(|&f| Method { factor: Some(f), filtered: true }));
         let mut rows = Vec::new();
         let mut max_err = 0.0f32;
         for m in &methods {
-            let (truth, cands) = if m.filtered {
-                (&truth_even, &even)
-            } else {
-                (&truth_all, &all)
-            };
+            let (truth, cands) = if m.filtered { (&truth_even, &even) } else { (&truth_all, &all) };
             let row = measure(&store, &data, &queries, truth, cands, m, &mut max_err)?;
             eprintln!(
                 "  {n}: {}{}: p50 {:.2} ms, recall {:.3}",
@@ -261,10 +235,5 @@ pub fn run(opts: &Options) -> Result<VectorResult> {
             rows,
         });
     }
-    Ok(VectorResult {
-        queries: n_queries,
-        dims: DIMS,
-        rank: RANK,
-        sets,
-    })
+    Ok(VectorResult { queries: n_queries, dims: DIMS, rank: RANK, sets })
 }

@@ -77,11 +77,7 @@ pub struct IndexSection {
 
 impl Default for IndexSection {
     fn default() -> Self {
-        Self {
-            extract_timeout_secs: 120,
-            extract_memory_mib: 2048,
-            batch_max_chunks: 500,
-        }
+        Self { extract_timeout_secs: 120, extract_memory_mib: 2048, batch_max_chunks: 500 }
     }
 }
 
@@ -108,10 +104,8 @@ pub fn load(flag: Option<&Path>) -> Result<(Config, Option<PathBuf>)> {
         }
         return Ok((Config::default(), None));
     }
-    let text =
-        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
-    let config: Config =
-        toml::from_str(&text).with_context(|| format!("invalid config {}", path.display()))?;
+    let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    let config: Config = toml::from_str(&text).with_context(|| format!("invalid config {}", path.display()))?;
     Ok((config, Some(path)))
 }
 
@@ -151,9 +145,7 @@ extract_timeout_secs = 30
 "#;
         let c: Config = toml::from_str(text).unwrap();
         assert_eq!(c.data_dir, Some(PathBuf::from("/tmp/lib")));
-        assert!(
-            matches!(c.embedder, EmbedderConfig::Ollama { ref model, .. } if model == "nomic-embed-text")
-        );
+        assert!(matches!(c.embedder, EmbedderConfig::Ollama { ref model, .. } if model == "nomic-embed-text"));
         assert_eq!(c.index.extract_timeout_secs, 30);
         assert_eq!(c.index.extract_memory_mib, 2048);
     }

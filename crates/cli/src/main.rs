@@ -185,9 +185,7 @@ fn main() -> ExitCode {
 }
 
 fn report_error(err: &anyhow::Error, json: bool) {
-    let kind = err
-        .downcast_ref::<almirah_core::Error>()
-        .map(almirah_core::Error::kind);
+    let kind = err.downcast_ref::<almirah_core::Error>().map(almirah_core::Error::kind);
     if json {
         let value = serde_json::json!({"error": {"kind": kind, "message": format!("{err:#}")}});
         println!("{value}");
@@ -199,8 +197,5 @@ fn report_error(err: &anyhow::Error, json: bool) {
 fn init_tracing() {
     let filter = tracing_subscriber::EnvFilter::try_from_env("ALMIRAH_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .try_init();
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
 }

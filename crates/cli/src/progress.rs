@@ -35,9 +35,7 @@ impl Progress for Bar {
             ProgressEvent::Planned { total, .. } => self.bar.set_length(total as u64),
             ProgressEvent::FileDone { done, path, .. } => {
                 self.bar.set_position(done as u64);
-                let name = std::path::Path::new(&path)
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned());
+                let name = std::path::Path::new(&path).file_name().map(|n| n.to_string_lossy().into_owned());
                 self.bar.set_message(name.unwrap_or(path));
             }
             ProgressEvent::Committed { .. } => {}

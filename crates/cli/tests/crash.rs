@@ -18,11 +18,7 @@ fn corpus() -> tempfile::TempDir {
         common::copy_rel(&src, docs.path(), rel);
     }
     let pdfs = common::corpora().join("pdfs_mixed/pypdf_sample_files");
-    for name in [
-        "minimal-document.pdf",
-        "multicolumn.pdf",
-        "crazyones-pdfa.pdf",
-    ] {
+    for name in ["minimal-document.pdf", "multicolumn.pdf", "crazyones-pdfa.pdf"] {
         std::fs::copy(pdfs.join(name), docs.path().join(name)).unwrap();
     }
     docs
@@ -31,10 +27,7 @@ fn corpus() -> tempfile::TempDir {
 fn index_ok(lib: &common::Library, docs: &Path) {
     let out = lib.run(&["index", "--quiet", docs.to_str().unwrap()]);
     let stdout = String::from_utf8_lossy(&out.stdout);
-    let problems: Vec<&str> = stdout
-        .lines()
-        .filter(|l| !l.starts_with("indexed"))
-        .collect();
+    let problems: Vec<&str> = stdout.lines().filter(|l| !l.starts_with("indexed")).collect();
     assert!(
         out.status.code() == Some(0),
         "index run failed: {:?} {}\n{}",
@@ -46,11 +39,7 @@ fn index_ok(lib: &common::Library, docs: &Path) {
 
 fn assert_opens(lib: &common::Library) {
     let out = lib.run(&["status", "--json"]);
-    assert!(
-        out.status.success(),
-        "library did not open after a kill: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "library did not open after a kill: {}", String::from_utf8_lossy(&out.stderr));
 }
 
 /// A tiny seeded generator (SplitMix64) for the random kill moments.
@@ -76,12 +65,7 @@ fn sigkill_at_named_points_and_random_moments_never_corrupts_the_index() {
     let want = clean.dump_hash();
     let mut kills = 0;
 
-    for point in [
-        "mid-batch",
-        "vector-update",
-        "before-commit",
-        "after-commit",
-    ] {
+    for point in ["mid-batch", "vector-update", "before-commit", "after-commit"] {
         for nth in [1, 2, 4] {
             let lib = common::Library::hash(25);
             let out = lib
@@ -89,20 +73,11 @@ fn sigkill_at_named_points_and_random_moments_never_corrupts_the_index() {
                 .env("ALMIRAH_FAILPOINT", format!("{point}@{nth}"))
                 .output()
                 .unwrap();
-            assert_eq!(
-                out.status.signal(),
-                Some(9),
-                "{point}@{nth} did not kill: {:?}",
-                out.status
-            );
+            assert_eq!(out.status.signal(), Some(9), "{point}@{nth} did not kill: {:?}", out.status);
             kills += 1;
             assert_opens(&lib);
             index_ok(&lib, docs.path());
-            assert_eq!(
-                lib.dump_hash(),
-                want,
-                "dump differs after a kill at {point}@{nth}"
-            );
+            assert_eq!(lib.dump_hash(), want, "dump differs after a kill at {point}@{nth}");
         }
     }
 
@@ -112,10 +87,7 @@ fn sigkill_at_named_points_and_random_moments_never_corrupts_the_index() {
         let lib = common::Library::hash(25);
         for _ in 0..3 {
             let delay = 20 + rng.next() % clean_ms.max(50);
-            let mut child = lib
-                .cmd(&["index", "--quiet", docs.path().to_str().unwrap()])
-                .spawn()
-                .unwrap();
+            let mut child = lib.cmd(&["index", "--quiet", docs.path().to_str().unwrap()]).spawn().unwrap();
             std::thread::sleep(Duration::from_millis(delay));
             let _ = child.kill(); // SIGKILL
             let status = child.wait().unwrap();
@@ -125,11 +97,7 @@ fn sigkill_at_named_points_and_random_moments_never_corrupts_the_index() {
             assert_opens(&lib);
         }
         index_ok(&lib, docs.path());
-        assert_eq!(
-            lib.dump_hash(),
-            want,
-            "dump differs after random kills in round {round}"
-        );
+        assert_eq!(lib.dump_hash(), want, "dump differs after random kills in round {round}");
     }
     assert!(kills >= 20, "only {kills} kills landed");
 }

@@ -13,27 +13,16 @@ fn every_pdf_gets_its_expected_status_and_the_run_exits_2() {
     common::copy_tree(&common::corpora().join("pdfs_mixed"), docs.path());
     let lib = common::Library::hash(500);
     let out = lib.run(&["index", "--quiet", docs.path().to_str().unwrap()]);
-    assert_eq!(
-        out.status.code(),
-        Some(2),
-        "stderr: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_eq!(out.status.code(), Some(2), "stderr: {}", String::from_utf8_lossy(&out.stderr));
 
-    let expected_text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../extract/tests/expected-status.tsv"
-    ))
-    .unwrap();
+    let expected_text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../extract/tests/expected-status.tsv")).unwrap();
     let expected: BTreeMap<String, String> = expected_text
         .lines()
         .filter(|l| !l.starts_with('#') && !l.starts_with("file\t") && !l.trim().is_empty())
         .map(|l| {
             let mut parts = l.split('\t');
-            (
-                parts.next().unwrap().to_string(),
-                parts.next().unwrap().trim().to_string(),
-            )
+            (parts.next().unwrap().to_string(), parts.next().unwrap().trim().to_string())
         })
         .collect();
     assert_eq!(expected.len(), 50);
@@ -44,10 +33,7 @@ fn every_pdf_gets_its_expected_status_and_the_run_exits_2() {
         let rel = p["path"]
             .as_str()
             .unwrap()
-            .strip_prefix(&format!(
-                "{}/",
-                docs.path().canonicalize().unwrap().display()
-            ))
+            .strip_prefix(&format!("{}/", docs.path().canonicalize().unwrap().display()))
             .unwrap()
             .to_string();
         actual.insert(rel, p["status"].as_str().unwrap().to_string());
@@ -59,16 +45,7 @@ fn every_pdf_gets_its_expected_status_and_the_run_exits_2() {
             mismatches.push(format!("{file}: expected {want}, got {got}"));
         }
     }
-    assert!(
-        mismatches.is_empty(),
-        "status mismatches:\n{}",
-        mismatches.join("\n")
-    );
-    let total: u64 = status["files_by_status"]
-        .as_object()
-        .unwrap()
-        .values()
-        .map(|v| v.as_u64().unwrap())
-        .sum();
+    assert!(mismatches.is_empty(), "status mismatches:\n{}", mismatches.join("\n"));
+    let total: u64 = status["files_by_status"].as_object().unwrap().values().map(|v| v.as_u64().unwrap()).sum();
     assert_eq!(total, 50, "every file has a status");
 }

@@ -12,9 +12,9 @@ use chrono::NaiveDate;
 use serde::Serialize;
 
 use crate::error::{Error, Result};
-use crate::progress::Progress;
 use crate::freshness::{AsOf, Session};
 use crate::gated::{self, DocView, GatedResults};
+use crate::progress::Progress;
 use crate::search::{SearchOptions, SearchResults};
 use crate::store::{self, DEFAULT_MAP_SIZE, FORMAT_VERSION, Store, get_meta, meta_keys};
 use crate::update::{self, IndexParams, IngestReport};
@@ -109,11 +109,7 @@ impl Engine {
     /// See [`Store::open`].
     pub fn open(config: EngineConfig) -> Result<Self> {
         let store = Store::open(&config.data_dir, config.map_size)?;
-        Ok(Self {
-            store,
-            config,
-            embedder: OnceLock::new(),
-        })
+        Ok(Self { store, config, embedder: OnceLock::new() })
     }
 
     /// Open with an embedder already built (tests, benchmarks).
@@ -152,23 +148,11 @@ impl Engine {
     ///
     /// # Errors
     /// See [`update::index`].
-    pub fn index(
-        &self,
-        roots: &[PathBuf],
-        progress: &dyn Progress,
-        cancel: &AtomicBool,
-    ) -> Result<IngestReport> {
+    pub fn index(&self, roots: &[PathBuf], progress: &dyn Progress, cancel: &AtomicBool) -> Result<IngestReport> {
         let roots = canonical_roots(roots)?;
         let embedder = self.embedder()?;
         remember_roots(&self.store, &roots)?;
-        update::index(
-            &self.store,
-            embedder,
-            &self.config.index,
-            &roots,
-            progress,
-            cancel,
-        )
+        update::index(&self.store, embedder, &self.config.index, &roots, progress, cancel)
     }
 
     /// When a question speaks for: `date` (default today) and `session`
@@ -180,9 +164,7 @@ impl Engine {
         let today = chrono::Local::now().date_naive();
         match (date, session) {
             (None, Some(s)) => AsOf::for_session(s, today, month),
-            (Some(d), s) => {
-                AsOf { historical: true, ..AsOf::at(d, s.or(self.config.session_override), month) }
-            }
+            (Some(d), s) => AsOf { historical: true, ..AsOf::at(d, s.or(self.config.session_override), month) },
             (None, None) => AsOf::at(today, self.config.session_override, month),
         }
     }
@@ -235,7 +217,10 @@ impl Engine {
         if let Some(id) = path.ok().and_then(|p| dbs.files.get(&rtxn, &p).ok().flatten()).and_then(|r| r.doc_id) {
             return Ok(id);
         }
-        Err(Error::BadPath { path: reference.into(), reason: "no such document (give a key from `almirah docs`, an id or a path)".into() })
+        Err(Error::BadPath {
+            path: reference.into(),
+            reason: "no such document (give a key from `almirah docs`, an id or a path)".into(),
+        })
     }
 
     /// Set (`Some`) or remove (`None`) a metadata override on a document.
@@ -277,10 +262,7 @@ impl Engine {
     ///
     /// # Errors
     /// Embedder and storage errors; the old index stays in use on failure.
-    pub fn reindex_re_embed(
-        &self,
-        progress: &dyn Progress,
-    ) -> Result<crate::reembed::ReembedReport> {
+    pub fn reindex_re_embed(&self, progress: &dyn Progress) -> Result<crate::reembed::ReembedReport> {
         crate::reembed::re_embed(&self.store, self.embedder()?, &self.config.index, progress)
     }
 
@@ -310,10 +292,7 @@ pub fn check_identity(stored: &EmbedderId, configured: &EmbedderId) -> Result<()
     if stored == configured {
         return Ok(());
     }
-    Err(Error::EmbedderMismatch {
-        stored: describe(stored),
-        configured: describe(configured),
-    })
+    Err(Error::EmbedderMismatch { stored: describe(stored), configured: describe(configured) })
 }
 
 fn describe(id: &EmbedderId) -> String {
@@ -336,11 +315,9 @@ pub(crate) fn ensure_embedder(store: &Store, id: &EmbedderId) -> Result<u16> {
             Ok(index)
         }
         None => {
-            let value =
-                serde_json::to_value(id).map_err(|e| Error::DataCorruption(e.to_string()))?;
+            let value = serde_json::to_value(id).map_err(|e| Error::DataCorruption(e.to_string()))?;
             dbs.meta.put(&mut wtxn, meta_keys::EMBEDDER, &value)?;
-            dbs.meta
-                .put(&mut wtxn, meta_keys::VECTOR_INDEX, &0.into())?;
+            dbs.meta.put(&mut wtxn, meta_keys::VECTOR_INDEX, &0.into())?;
             wtxn.commit()?;
             Ok(0)
         }
@@ -351,18 +328,8 @@ fn canonical_roots(roots: &[PathBuf]) -> Result<Vec<PathBuf>> {
     roots
         .iter()
         .map(|r| {
-            let c = r.canonicalize().map_err(|e| Error::BadPath {
-                path: r.clone(),
-                reason: e.to_string(),
-            })?;
-            if c.is_dir() {
-                Ok(c)
-            } else {
-                Err(Error::BadPath {
-                    path: r.clone(),
-                    reason: "not a folder".into(),
-                })
-            }
+            let c = r.canonicalize().map_err(|e| Error::BadPath { path: r.clone(), reason: e.to_string() })?;
+            if c.is_dir() { Ok(c) } else { Err(Error::BadPath { path: r.clone(), reason: "not a folder".into() }) }
         })
         .collect()
 }
@@ -383,8 +350,7 @@ fn remember_roots(store: &Store, roots: &[PathBuf]) -> Result<()> {
         return Ok(());
     }
     known.sort();
-    dbs.meta
-        .put(&mut wtxn, meta_keys::ROOTS, &serde_json::Value::from(known))?;
+    dbs.meta.put(&mut wtxn, meta_keys::ROOTS, &serde_json::Value::from(known))?;
     Ok(wtxn.commit()?)
 }
 

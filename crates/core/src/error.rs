@@ -21,9 +21,7 @@ pub enum ErrorKind {
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// The index folder sits on a network or synced filesystem, where LMDB is unsafe.
-    #[error(
-        "the index folder {path} is on a {fs} filesystem; LMDB needs a local disk. Choose another --data-dir"
-    )]
+    #[error("the index folder {path} is on a {fs} filesystem; LMDB needs a local disk. Choose another --data-dir")]
     NetworkFilesystem {
         /// The data folder.
         path: PathBuf,
@@ -31,9 +29,7 @@ pub enum Error {
         fs: String,
     },
     /// The index was written by a newer Almirah.
-    #[error(
-        "the index format is version {found}, newer than this Almirah supports ({supported}); upgrade Almirah"
-    )]
+    #[error("the index format is version {found}, newer than this Almirah supports ({supported}); upgrade Almirah")]
     IncompatibleIndex {
         /// Format version on disk.
         found: u32,
@@ -107,10 +103,7 @@ impl Error {
     }
 
     pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
-        Error::Io {
-            path: path.into(),
-            source,
-        }
+        Error::Io { path: path.into(), source }
     }
 }
 

@@ -27,10 +27,7 @@ fn parse(spec: &str) -> (String, u32) {
 pub fn hit(name: &str) {
     if let Some((target, nth)) = target() {
         if target == name && HITS.fetch_add(1, Ordering::SeqCst) + 1 == *nth {
-            let _ = rustix::process::kill_process(
-                rustix::process::getpid(),
-                rustix::process::Signal::KILL,
-            );
+            let _ = rustix::process::kill_process(rustix::process::getpid(), rustix::process::Signal::KILL);
         }
     }
 }

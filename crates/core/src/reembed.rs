@@ -9,9 +9,7 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::progress::{Progress, ProgressEvent};
-use crate::store::{
-    Store, all_chunks, cache_key, get_meta, meta_keys, vector_from_bytes, vector_to_bytes,
-};
+use crate::store::{Store, all_chunks, cache_key, get_meta, meta_keys, vector_from_bytes, vector_to_bytes};
 use crate::update::IndexParams;
 
 /// What a re-embed did.
@@ -39,10 +37,7 @@ pub fn re_embed(
     let (ids, old_index) = {
         let rtxn = store.read_txn()?;
         let old: u16 = get_meta(&dbs, &rtxn, meta_keys::VECTOR_INDEX)?.unwrap_or(0);
-        (
-            all_chunks(&dbs, &rtxn)?.into_iter().collect::<Vec<u32>>(),
-            old,
-        )
+        (all_chunks(&dbs, &rtxn)?.into_iter().collect::<Vec<u32>>(), old)
     };
     let new_index = old_index.wrapping_add(1);
     let dims = embedder.id().dimensions;
@@ -53,24 +48,14 @@ pub fn re_embed(
         writer.clear(&mut wtxn)?;
         wtxn.commit()?;
     }
-    progress.on_event(ProgressEvent::Planned {
-        total: ids.len(),
-        deleted: 0,
-    });
-    let mut report = ReembedReport {
-        chunks: 0,
-        cache_hits: 0,
-        vector_index: new_index,
-    };
+    progress.on_event(ProgressEvent::Planned { total: ids.len(), deleted: 0 });
+    let mut report = ReembedReport { chunks: 0, cache_hits: 0, vector_index: new_index };
     for group in ids.chunks(params.batch_max_chunks.max(1)) {
         let texts = chunk_texts(store, group)?;
         let mut wtxn = store.env().write_txn()?;
         for (id, text) in group.iter().zip(&texts) {
             let key = cache_key(&fingerprint, text);
-            let cached = dbs
-                .embed_cache
-                .get(&wtxn, &key)?
-                .and_then(vector_from_bytes);
+            let cached = dbs.embed_cache.get(&wtxn, &key)?.and_then(vector_from_bytes);
             let vector = match cached {
                 Some(v) => {
                     report.cache_hits += 1;
@@ -86,10 +71,7 @@ pub fn re_embed(
         }
         wtxn.commit()?;
         report.chunks += group.len() as u64;
-        progress.on_event(ProgressEvent::Committed {
-            files: 0,
-            chunks: group.len(),
-        });
+        progress.on_event(ProgressEvent::Committed { files: 0, chunks: group.len() });
     }
     switch_over(store, embedder, params, &writer, old_index, new_index)?;
     Ok(report)
@@ -99,22 +81,15 @@ fn embed_one(embedder: &dyn Embedder, text: &str) -> Result<Vec<f32>> {
     embedder
         .embed(&[text], InputKind::Document)?
         .pop()
-        .ok_or_else(|| {
-            Error::Embed(almirah_embed::EmbedError::Protocol(
-                "no vector returned".into(),
-            ))
-        })
+        .ok_or_else(|| Error::Embed(almirah_embed::EmbedError::Protocol("no vector returned".into())))
 }
 
 fn chunk_texts(store: &Store, ids: &[u32]) -> Result<Vec<String>> {
     let rtxn = store.read_txn()?;
     let mut texts = Vec::with_capacity(ids.len());
     for id in ids {
-        let chunk = store
-            .dbs()
-            .chunks
-            .get(&rtxn, id)?
-            .ok_or_else(|| Error::DataCorruption(format!("chunk {id} missing")))?;
+        let chunk =
+            store.dbs().chunks.get(&rtxn, id)?.ok_or_else(|| Error::DataCorruption(format!("chunk {id} missing")))?;
         let draft = almirah_extract::ChunkDraft {
             ordinal: chunk.ordinal,
             heading_path: chunk.heading_path,
@@ -143,14 +118,10 @@ fn switch_over(
         let mut rng = rand::rngs::StdRng::seed_from_u64(0xA1_31_4A);
         writer.builder(&mut rng).build(&mut wtxn)?;
     }
-    let old_dims = get_meta::<almirah_embed::EmbedderId>(dbs, &wtxn, meta_keys::EMBEDDER)?
-        .map_or(1, |e| e.dimensions);
-    arroy::Writer::<arroy::distances::Cosine>::new(dbs.vectors, old_index, old_dims)
-        .clear(&mut wtxn)?;
-    let id =
-        serde_json::to_value(embedder.id()).map_err(|e| Error::DataCorruption(e.to_string()))?;
+    let old_dims = get_meta::<almirah_embed::EmbedderId>(dbs, &wtxn, meta_keys::EMBEDDER)?.map_or(1, |e| e.dimensions);
+    arroy::Writer::<arroy::distances::Cosine>::new(dbs.vectors, old_index, old_dims).clear(&mut wtxn)?;
+    let id = serde_json::to_value(embedder.id()).map_err(|e| Error::DataCorruption(e.to_string()))?;
     dbs.meta.put(&mut wtxn, meta_keys::EMBEDDER, &id)?;
-    dbs.meta
-        .put(&mut wtxn, meta_keys::VECTOR_INDEX, &new_index.into())?;
+    dbs.meta.put(&mut wtxn, meta_keys::VECTOR_INDEX, &new_index.into())?;
     Ok(wtxn.commit()?)
 }

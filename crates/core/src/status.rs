@@ -18,9 +18,7 @@ pub fn status(store: &Store) -> Result<LibraryStatus> {
     let mut problems = Vec::new();
     for entry in dbs.files.iter(&rtxn)? {
         let (path, record) = entry?;
-        *files_by_status
-            .entry(record.status.as_str().to_string())
-            .or_insert(0u64) += 1;
+        *files_by_status.entry(record.status.as_str().to_string()).or_insert(0u64) += 1;
         if record.status != FileStatus::Indexed {
             problems.push(FileProblem {
                 path: path.to_string(),

@@ -16,9 +16,7 @@ pub struct Tokenizer {
 
 impl Default for Tokenizer {
     fn default() -> Self {
-        Self {
-            stemmer: Stemmer::create(Algorithm::English),
-        }
+        Self { stemmer: Stemmer::create(Algorithm::English) }
     }
 }
 
@@ -27,10 +25,7 @@ impl Tokenizer {
     /// (so Devanagari and CJK are segmented too), lowercased, stemmed, and
     /// cut to [`MAX_TERM_BYTES`] bytes on a character boundary.
     pub fn terms(&self, text: &str) -> Vec<String> {
-        text.unicode_words()
-            .map(|w| self.term(w))
-            .filter(|t| !t.is_empty())
-            .collect()
+        text.unicode_words().map(|w| self.term(w)).filter(|t| !t.is_empty()).collect()
     }
 
     /// Distinct terms with their frequencies, and the token count.
@@ -69,10 +64,7 @@ mod tests {
     #[test]
     fn stems_lowercases_and_segments() {
         let t = Tokenizer::default();
-        assert_eq!(
-            t.terms("Employees' Leaves, travelling!"),
-            vec!["employe", "leav", "travel"]
-        );
+        assert_eq!(t.terms("Employees' Leaves, travelling!"), vec!["employe", "leav", "travel"]);
         let (freqs, len) = t.term_frequencies("leave leave policy");
         assert_eq!(len, 3);
         assert_eq!(freqs.get("leav"), Some(&2));

@@ -24,91 +24,41 @@ fn a_pdf_that_turns_unreadable_keeps_its_last_good_version() {
     let pdf = common::corpora().join("pdfs_mixed/pypdf_sample_files/multicolumn.pdf");
     let target = docs.path().join("circular.pdf");
     std::fs::copy(&pdf, &target).unwrap();
-    std::fs::write(
-        docs.path().join("leave.md"),
-        "# Leave\n\nEarned leave is 18 days a year.\n",
-    )
-    .unwrap();
+    std::fs::write(docs.path().join("leave.md"), "# Leave\n\nEarned leave is 18 days a year.\n").unwrap();
     let data = tempfile::tempdir().unwrap();
     let engine = common::hash_engine(data.path());
     common::index(&engine, &[docs.path()]);
     let (good_key, good_text) = first_chunk_of(&engine, &target);
-    let query: String = good_text
-        .split_whitespace()
-        .take(8)
-        .collect::<Vec<_>>()
-        .join(" ");
+    let query: String = good_text.split_whitespace().take(8).collect::<Vec<_>>().join(" ");
     let before = engine.search(&query, &SearchOptions::default()).unwrap();
-    assert!(
-        before.hits.iter().any(|h| h.key == good_key),
-        "the PDF must be searchable first"
-    );
+    assert!(before.hits.iter().any(|h| h.key == good_key), "the PDF must be searchable first");
 
     // Overwrite the PDF with garbage, and add a second broken file to the same batch.
     std::fs::write(&target, b"%PDF-1.4\n garbage that is not a pdf").unwrap();
     std::fs::write(docs.path().join("broken.pdf"), b"not a pdf at all").unwrap();
-    std::fs::write(
-        docs.path().join("travel.md"),
-        "# Travel\n\nThe daily allowance is INR 2,500.\n",
-    )
-    .unwrap();
+    std::fs::write(docs.path().join("travel.md"), "# Travel\n\nThe daily allowance is INR 2,500.\n").unwrap();
     let report = common::index(&engine, &[docs.path()]);
-    let circular = report
-        .outcomes
-        .iter()
-        .find(|o| o.path.ends_with("circular.pdf"))
-        .unwrap();
+    let circular = report.outcomes.iter().find(|o| o.path.ends_with("circular.pdf")).unwrap();
     assert_eq!(circular.status, Some(FileStatus::Failed));
     assert!(circular.kept_previous);
-    assert!(
-        report
-            .outcomes
-            .iter()
-            .any(|o| o.path.ends_with("travel.md") && o.status == Some(FileStatus::Indexed))
-    );
+    assert!(report.outcomes.iter().any(|o| o.path.ends_with("travel.md") && o.status == Some(FileStatus::Indexed)));
     assert_eq!(report.failures(), 2);
 
     let after = engine.search(&query, &SearchOptions::default()).unwrap();
-    assert!(
-        after.hits.iter().any(|h| h.key == good_key),
-        "the last good version must stay searchable"
-    );
+    assert!(after.hits.iter().any(|h| h.key == good_key), "the last good version must stay searchable");
     let status = engine.status().unwrap();
-    let problem = status
-        .problems
-        .iter()
-        .find(|p| p.path.ends_with("circular.pdf"))
-        .unwrap();
+    let problem = status.problems.iter().find(|p| p.path.ends_with("circular.pdf")).unwrap();
     assert!(problem.kept_previous);
     assert!(problem.reason.as_deref().unwrap().starts_with("failed"));
     let rtxn = engine.store().read_txn().unwrap();
-    let doc_id = engine
-        .store()
-        .dbs()
-        .files
-        .get(&rtxn, &problem.path)
-        .unwrap()
-        .unwrap()
-        .doc_id
-        .unwrap();
-    let doc = engine
-        .store()
-        .dbs()
-        .documents
-        .get(&rtxn, &doc_id)
-        .unwrap()
-        .unwrap();
-    assert!(
-        doc.stale_reason
-            .unwrap()
-            .contains("a newer version exists but could not be read")
-    );
+    let doc_id = engine.store().dbs().files.get(&rtxn, &problem.path).unwrap().unwrap().doc_id.unwrap();
+    let doc = engine.store().dbs().documents.get(&rtxn, &doc_id).unwrap().unwrap();
+    assert!(doc.stale_reason.unwrap().contains("a newer version exists but could not be read"));
 }
 
 #[test]
 fn text_in_legacy_encodings_utf16_and_with_nul_bytes_is_searchable() {
-    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../extract/tests/fixtures/encodings");
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../extract/tests/fixtures/encodings");
     let docs = tempfile::tempdir().unwrap();
     let mut names = Vec::new();
     for entry in std::fs::read_dir(&fixtures).unwrap().flatten() {
@@ -118,16 +68,9 @@ fn text_in_legacy_encodings_utf16_and_with_nul_bytes_is_searchable() {
     let data = tempfile::tempdir().unwrap();
     let engine = common::hash_engine(data.path());
     let report = common::index(&engine, &[docs.path()]);
-    let failed: Vec<_> = report
-        .outcomes
-        .iter()
-        .filter(|o| o.status != Some(FileStatus::Indexed))
-        .collect();
+    let failed: Vec<_> = report.outcomes.iter().filter(|o| o.status != Some(FileStatus::Indexed)).collect();
     assert!(failed.is_empty(), "not indexed: {failed:?}");
-    let opts = SearchOptions {
-        k: 20,
-        ..SearchOptions::default()
-    };
+    let opts = SearchOptions { k: 20, ..SearchOptions::default() };
     // A word each file holds, written here in UTF-8 (the fixtures are not).
     let words = [
         ("latin1-cp1252.txt", "congés"),
@@ -143,13 +86,7 @@ fn text_in_legacy_encodings_utf16_and_with_nul_bytes_is_searchable() {
         let hits = engine.search(word, &opts).unwrap();
         let hit = hits.hits.iter().find(|h| h.path.ends_with(name));
         let hit = hit.unwrap_or_else(|| panic!("{name}: no hit for {word:?}"));
-        assert!(
-            hit.bm25.is_some(),
-            "{name}: {word:?} must match as a keyword"
-        );
-        assert!(
-            !hit.text.contains('\0') && !hit.text.contains('\u{7}'),
-            "control bytes leaked into {name}"
-        );
+        assert!(hit.bm25.is_some(), "{name}: {word:?} must match as a keyword");
+        assert!(!hit.text.contains('\0') && !hit.text.contains('\u{7}'), "control bytes leaked into {name}");
     }
 }

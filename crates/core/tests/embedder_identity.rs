@@ -19,11 +19,7 @@ fn a_changed_embedder_is_refused_until_re_embedded() {
     let docs = tempfile::tempdir().unwrap();
     let src = common::corpora().join("handbook_sourcegraph/content");
     let files = common::first_markdown(&src, 8);
-    common::copy_files(
-        &src,
-        docs.path(),
-        &files.iter().map(String::as_str).collect::<Vec<_>>(),
-    );
+    common::copy_files(&src, docs.path(), &files.iter().map(String::as_str).collect::<Vec<_>>());
     let data = tempfile::tempdir().unwrap();
     {
         let e = engine(data.path(), 64);
@@ -32,10 +28,7 @@ fn a_changed_embedder_is_refused_until_re_embedded() {
     let e = engine(data.path(), 32);
     let err = e.search("handbook", &SearchOptions::default()).unwrap_err();
     assert!(matches!(err, Error::EmbedderMismatch { .. }));
-    assert!(
-        err.to_string().contains("almirah reindex --re-embed"),
-        "{err}"
-    );
+    assert!(err.to_string().contains("almirah reindex --re-embed"), "{err}");
     let chunks = e.status().unwrap().chunks;
     let report = e.reindex_re_embed(&NoProgress).unwrap();
     assert_eq!(report.chunks, chunks);

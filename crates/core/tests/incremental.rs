@@ -11,11 +11,7 @@ fn reindexing_an_unchanged_folder_extracts_and_embeds_nothing() {
     let docs = tempfile::tempdir().unwrap();
     let src = common::corpora().join("handbook_18f/pages");
     let files = common::first_markdown(&src, 25);
-    common::copy_files(
-        &src,
-        docs.path(),
-        &files.iter().map(String::as_str).collect::<Vec<_>>(),
-    );
+    common::copy_files(&src, docs.path(), &files.iter().map(String::as_str).collect::<Vec<_>>());
     let data = tempfile::tempdir().unwrap();
     let engine = common::hash_engine(data.path());
     let first = common::index(&engine, &[docs.path()]);
@@ -33,34 +29,19 @@ fn editing_one_section_embeds_only_the_changed_chunks() {
     let docs = tempfile::tempdir().unwrap();
     let src = common::corpora().join("handbook_18f/pages");
     let files = common::first_markdown(&src, 10);
-    common::copy_files(
-        &src,
-        docs.path(),
-        &files.iter().map(String::as_str).collect::<Vec<_>>(),
-    );
+    common::copy_files(&src, docs.path(), &files.iter().map(String::as_str).collect::<Vec<_>>());
     // The largest file has several sections; edit the text of its last one.
-    let target = files
-        .iter()
-        .map(|f| docs.path().join(f))
-        .max_by_key(|p| std::fs::metadata(p).unwrap().len())
-        .unwrap();
+    let target = files.iter().map(|f| docs.path().join(f)).max_by_key(|p| std::fs::metadata(p).unwrap().len()).unwrap();
     let data = tempfile::tempdir().unwrap();
     let engine = common::hash_engine(data.path());
     common::index(&engine, &[docs.path()]);
     let before = engine.dump().unwrap();
     let text = std::fs::read_to_string(&target).unwrap();
-    std::fs::write(
-        &target,
-        format!("{text}\n\nZanzibar quokka clause: a brand new paragraph.\n"),
-    )
-    .unwrap();
+    std::fs::write(&target, format!("{text}\n\nZanzibar quokka clause: a brand new paragraph.\n")).unwrap();
     let report = common::index(&engine, &[docs.path()]);
     assert_eq!(report.extract_calls, 1);
     let file_chunks = report.outcomes[0].chunks;
-    assert!(
-        file_chunks >= 2,
-        "the edited file should have several chunks, has {file_chunks}"
-    );
+    assert!(file_chunks >= 2, "the edited file should have several chunks, has {file_chunks}");
     assert!(
         report.embedded_texts >= 1 && report.embedded_texts < file_chunks,
         "embedded {} of {file_chunks}",
@@ -69,9 +50,7 @@ fn editing_one_section_embeds_only_the_changed_chunks() {
     assert_eq!(report.cache_hits + report.embedded_texts, file_chunks);
     let after = engine.dump().unwrap();
     assert_eq!(after.counts["documents"], before.counts["documents"]);
-    let hits = engine
-        .search("zanzibar quokka", &SearchOptions::default())
-        .unwrap();
+    let hits = engine.search("zanzibar quokka", &SearchOptions::default()).unwrap();
     assert_eq!(hits.hits[0].path, target.to_string_lossy());
 }
 
@@ -97,17 +76,9 @@ fn deleting_a_file_removes_it_from_every_database() {
     let clean = common::hash_engine(clean_data.path());
     common::index(&clean, &[clean_docs.path()]);
     let expected = clean.dump().unwrap();
-    for db in [
-        "files",
-        "documents",
-        "chunks",
-        "chunk-keys",
-        "postings",
-        "term-freqs",
-        "chunk-terms",
-        "facets",
-        "vectors",
-    ] {
+    for db in
+        ["files", "documents", "chunks", "chunk-keys", "postings", "term-freqs", "chunk-terms", "facets", "vectors"]
+    {
         assert_eq!(after.counts[db], expected.counts[db], "database {db}");
     }
     let deleted_path = docs.path().join(rel[0]).to_string_lossy().into_owned();
@@ -121,11 +92,7 @@ fn a_moved_file_keeps_its_document_id_and_is_not_re_embedded() {
     let docs = tempfile::tempdir().unwrap();
     let src = common::corpora().join("handbook_18f/pages");
     let files = common::first_markdown(&src, 6);
-    common::copy_files(
-        &src,
-        docs.path(),
-        &files.iter().map(String::as_str).collect::<Vec<_>>(),
-    );
+    common::copy_files(&src, docs.path(), &files.iter().map(String::as_str).collect::<Vec<_>>());
     let data = tempfile::tempdir().unwrap();
     let engine = common::hash_engine(data.path());
     common::index(&engine, &[docs.path()]);
@@ -133,15 +100,7 @@ fn a_moved_file_keeps_its_document_id_and_is_not_re_embedded() {
     let doc_id_of = |path: &std::path::Path| {
         let rtxn = engine.store().read_txn().unwrap();
         let key = path.canonicalize().unwrap().to_string_lossy().into_owned();
-        engine
-            .store()
-            .dbs()
-            .files
-            .get(&rtxn, &key)
-            .unwrap()
-            .unwrap()
-            .doc_id
-            .unwrap()
+        engine.store().dbs().files.get(&rtxn, &key).unwrap().unwrap().doc_id.unwrap()
     };
     let id = doc_id_of(&from);
     let before = engine.dump().unwrap();
@@ -151,22 +110,11 @@ fn a_moved_file_keeps_its_document_id_and_is_not_re_embedded() {
     let report = common::index(&engine, &[docs.path()]);
     assert_eq!(report.extract_calls, 0);
     assert_eq!(report.embed_calls, 0);
-    assert!(
-        report
-            .outcomes
-            .iter()
-            .any(|o| o.action.starts_with("moved from"))
-    );
+    assert!(report.outcomes.iter().any(|o| o.action.starts_with("moved from")));
     assert_eq!(doc_id_of(&to), id);
     let after = engine.dump().unwrap();
     assert_eq!(after.counts, before.counts);
     let rtxn = engine.store().read_txn().unwrap();
-    let doc = engine
-        .store()
-        .dbs()
-        .documents
-        .get(&rtxn, &id)
-        .unwrap()
-        .unwrap();
+    let doc = engine.store().dbs().documents.get(&rtxn, &id).unwrap().unwrap();
     assert!(doc.path.ends_with("archive/renamed.md"));
 }

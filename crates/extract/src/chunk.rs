@@ -50,20 +50,14 @@ fn anchor(section: &Section) -> String {
     if let Some(page) = section.page {
         return format!("p{page}");
     }
-    section
-        .heading_path
-        .last()
-        .map_or_else(|| "text".to_string(), |h| slug(h))
+    section.heading_path.last().map_or_else(|| "text".to_string(), |h| slug(h))
 }
 
 /// Lowercase ASCII letters and digits joined by single `-`, at most
 /// [`MAX_SLUG`] bytes; `text` when nothing is left.
 pub(crate) fn slug(heading: &str) -> String {
     let mut out = String::new();
-    for word in heading
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|w| !w.is_empty())
-    {
+    for word in heading.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()) {
         let extra = usize::from(!out.is_empty()) + word.len();
         if out.len() + extra > MAX_SLUG {
             if out.is_empty() {
@@ -76,11 +70,7 @@ pub(crate) fn slug(heading: &str) -> String {
         }
         out.push_str(&word.to_ascii_lowercase());
     }
-    if out.is_empty() {
-        "text".to_string()
-    } else {
-        out
-    }
+    if out.is_empty() { "text".to_string() } else { out }
 }
 
 #[cfg(test)]
@@ -89,10 +79,7 @@ mod tests {
 
     #[test]
     fn slugs() {
-        assert_eq!(
-            slug("Overtime and Compensatory (Comp) time"),
-            "overtime-and-compensatory-comp-time"
-        );
+        assert_eq!(slug("Overtime and Compensatory (Comp) time"), "overtime-and-compensatory-comp-time");
         assert_eq!(slug("Pay cap: $191,900!"), "pay-cap-191-900");
         assert_eq!(slug("दिसम्बर"), "text");
         assert_eq!(slug(""), "text");
@@ -104,21 +91,13 @@ mod tests {
 
     #[test]
     fn pdf_anchor_uses_page() {
-        let s = Section {
-            heading_path: vec!["A".into()],
-            text: "t".into(),
-            page: Some(3),
-            source_offset: 0,
-        };
+        let s = Section { heading_path: vec!["A".into()], text: "t".into(), page: Some(3), source_offset: 0 };
         assert_eq!(anchor(&s), "p3");
     }
 
     #[test]
     fn bad_options_do_not_panic() {
-        let c = config(&ChunkOptions {
-            min_chars: 500,
-            max_chars: 0,
-        });
+        let c = config(&ChunkOptions { min_chars: 500, max_chars: 0 });
         let _ = TextSplitter::new(c).chunks("some text").count();
     }
 }

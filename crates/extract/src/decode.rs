@@ -24,11 +24,7 @@ pub(crate) fn decode(bytes: &[u8]) -> Decoded {
     let encoding = detect(bytes);
     // `decode` sniffs and strips a BOM itself, overriding `encoding` if one is present.
     let (text, used, had_errors) = encoding.decode(bytes);
-    Decoded {
-        text: strip_controls(&text),
-        encoding: used.name(),
-        had_errors,
-    }
+    Decoded { text: strip_controls(&text), encoding: used.name(), had_errors }
 }
 
 /// Pick the encoding for `bytes`: BOM, then UTF-8 validity, then chardetng.

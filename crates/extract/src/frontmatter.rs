@@ -21,22 +21,10 @@ pub(crate) struct FrontMatter {
 pub(crate) fn split(src: &str) -> FrontMatter {
     for (delim, yaml) in [("---", true), ("+++", false)] {
         if let Some((block, body_start)) = block(src, delim) {
-            let parsed = if yaml {
-                parse_yaml(block)
-            } else {
-                parse_toml(block)
-            };
+            let parsed = if yaml { parse_yaml(block) } else { parse_toml(block) };
             return match parsed {
-                Ok(values) => FrontMatter {
-                    values,
-                    body_start,
-                    note: None,
-                },
-                Err(e) => FrontMatter {
-                    values: BTreeMap::new(),
-                    body_start,
-                    note: Some(e),
-                },
+                Ok(values) => FrontMatter { values, body_start, note: None },
+                Err(e) => FrontMatter { values: BTreeMap::new(), body_start, note: Some(e) },
             };
         }
     }
@@ -66,15 +54,11 @@ fn parse_yaml(block: &str) -> Result<BTreeMap<String, Value>, String> {
     if block.trim().is_empty() {
         return Ok(BTreeMap::new());
     }
-    let value: serde_yaml_ng::Value =
-        serde_yaml_ng::from_str(block).map_err(|e| format!("front matter: YAML: {e}"))?;
+    let value: serde_yaml_ng::Value = serde_yaml_ng::from_str(block).map_err(|e| format!("front matter: YAML: {e}"))?;
     let serde_yaml_ng::Value::Mapping(map) = value else {
         return Err("front matter: YAML is not a mapping".into());
     };
-    Ok(map
-        .into_iter()
-        .filter_map(|(k, v)| Some((yaml_key(&k)?, serde_json::to_value(v).ok()?)))
-        .collect())
+    Ok(map.into_iter().filter_map(|(k, v)| Some((yaml_key(&k)?, serde_json::to_value(v).ok()?))).collect())
 }
 
 /// A YAML key as a string, if it is a scalar.
@@ -89,12 +73,8 @@ fn yaml_key(key: &serde_yaml_ng::Value) -> Option<String> {
 
 /// TOML table → JSON values (datetimes become RFC 3339 strings).
 fn parse_toml(block: &str) -> Result<BTreeMap<String, Value>, String> {
-    let table: toml::Table =
-        toml::from_str(block).map_err(|e| format!("front matter: TOML: {e}"))?;
-    Ok(table
-        .into_iter()
-        .map(|(k, v)| (k, toml_to_json(v)))
-        .collect())
+    let table: toml::Table = toml::from_str(block).map_err(|e| format!("front matter: TOML: {e}"))?;
+    Ok(table.into_iter().map(|(k, v)| (k, toml_to_json(v))).collect())
 }
 
 fn toml_to_json(value: toml::Value) -> Value {
@@ -105,9 +85,7 @@ fn toml_to_json(value: toml::Value) -> Value {
         toml::Value::Boolean(b) => Value::Bool(b),
         toml::Value::Datetime(d) => Value::String(d.to_string()),
         toml::Value::Array(a) => Value::Array(a.into_iter().map(toml_to_json).collect()),
-        toml::Value::Table(t) => {
-            Value::Object(t.into_iter().map(|(k, v)| (k, toml_to_json(v))).collect())
-        }
+        toml::Value::Table(t) => Value::Object(t.into_iter().map(|(k, v)| (k, toml_to_json(v))).collect()),
     }
 }
 

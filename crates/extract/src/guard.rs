@@ -13,9 +13,8 @@ use crate::ExtractError;
 
 /// Run `f`, converting a panic into `Failed("parser panicked: <msg>")`.
 pub(crate) fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, ExtractError> {
-    catch_unwind(AssertUnwindSafe(f)).map_err(|payload| {
-        ExtractError::Failed(format!("parser panicked: {}", panic_message(&payload)))
-    })
+    catch_unwind(AssertUnwindSafe(f))
+        .map_err(|payload| ExtractError::Failed(format!("parser panicked: {}", panic_message(&payload))))
 }
 
 /// The message of a panic payload (`&str` or `String`), else a placeholder.

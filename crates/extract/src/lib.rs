@@ -123,10 +123,7 @@ pub struct ChunkOptions {
 
 impl Default for ChunkOptions {
     fn default() -> Self {
-        Self {
-            min_chars: 400,
-            max_chars: 1200,
-        }
+        Self { min_chars: 400, max_chars: 1200 }
     }
 }
 
@@ -150,9 +147,7 @@ pub struct ChunkDraft {
 
 /// Decide how a path is read, by its extension (case-insensitive).
 pub fn kind_of(path: &Path) -> FileKind {
-    let ext = path
-        .extension()
-        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    let ext = path.extension().map(|e| e.to_string_lossy().to_ascii_lowercase());
     match ext.as_deref() {
         Some("md" | "markdown") => FileKind::Markdown,
         Some("txt" | "text") | None => FileKind::Text,

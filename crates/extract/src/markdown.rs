@@ -12,11 +12,7 @@ use crate::{ExtractError, Extracted, FileKind, Section, decode, frontmatter, qua
 
 /// Extract a Markdown file into sections under their heading paths.
 pub(crate) fn extract_markdown(bytes: &[u8]) -> Result<Extracted, ExtractError> {
-    let bom = if bytes.starts_with(b"\xEF\xBB\xBF") {
-        3
-    } else {
-        0
-    };
+    let bom = if bytes.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
     let decoded = decode::decode(bytes);
     let fm = frontmatter::split(&decoded.text);
     let cleaned = shortcode::strip_templates(&decoded.text[fm.body_start..]);
@@ -61,9 +57,7 @@ fn render(text: &str) -> (Vec<Section>, Option<String>) {
 }
 
 /// The front matter's `title`, if it is a non-empty string.
-fn front_matter_title(
-    values: &std::collections::BTreeMap<String, serde_json::Value>,
-) -> Option<String> {
+fn front_matter_title(values: &std::collections::BTreeMap<String, serde_json::Value>) -> Option<String> {
     let title = values.get("title")?.as_str()?.trim();
     (!title.is_empty()).then(|| title.to_string())
 }
@@ -78,17 +72,12 @@ mod tests {
     }
 
     fn all_text(doc: &Extracted) -> String {
-        doc.sections
-            .iter()
-            .map(|s| s.text.as_str())
-            .collect::<Vec<_>>()
-            .join("\n")
+        doc.sections.iter().map(|s| s.text.as_str()).collect::<Vec<_>>().join("\n")
     }
 
     #[test]
     fn front_matter_is_metadata_not_text() {
-        let doc =
-            md("---\ntitle: Leave policy\nseries: leave\n---\nIntro text.\n\n# Heading\n\nBody.\n");
+        let doc = md("---\ntitle: Leave policy\nseries: leave\n---\nIntro text.\n\n# Heading\n\nBody.\n");
         assert_eq!(doc.title.as_deref(), Some("Leave policy"));
         assert_eq!(doc.front_matter["series"], serde_json::json!("leave"));
         assert!(!all_text(&doc).contains("series"));
@@ -107,21 +96,8 @@ mod tests {
     #[test]
     fn heading_paths_nest_and_reset() {
         let src = "# A\n\na\n\n## B\n\nb\n\n### C\n\nc\n\n## D\n\nd\n\n# E\n\ne\n";
-        let paths: Vec<Vec<String>> = md(src)
-            .sections
-            .into_iter()
-            .map(|s| s.heading_path)
-            .collect();
-        assert_eq!(
-            paths,
-            vec![
-                vec!["A"],
-                vec!["A", "B"],
-                vec!["A", "B", "C"],
-                vec!["A", "D"],
-                vec!["E"]
-            ]
-        );
+        let paths: Vec<Vec<String>> = md(src).sections.into_iter().map(|s| s.heading_path).collect();
+        assert_eq!(paths, vec![vec!["A"], vec!["A", "B"], vec!["A", "B", "C"], vec!["A", "D"], vec!["E"]]);
     }
 
     #[test]
@@ -137,41 +113,22 @@ mod tests {
     fn lists_tables_code_and_html_render_as_plain_text() {
         let src = "Intro <a href=\"x\">chart</a>.\n\n- one\n- two [link](http://x)\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```\nlet x = 1;\n```\n\n<!-- hidden\ncomment -->\n<div>shown</div>\n";
         let text = all_text(&md(src));
-        assert_eq!(
-            text,
-            "Intro chart.\n\n- one\n- two link\n\na | b\n1 | 2\n\nlet x = 1;\n\nshown"
-        );
+        assert_eq!(text, "Intro chart.\n\n- one\n- two link\n\na | b\n1 | 2\n\nlet x = 1;\n\nshown");
     }
 
     #[test]
     fn real_18f_page_has_no_shortcodes() {
         let doc = md(include_str!("../tests/fixtures/markdown/18f-overtime.md"));
         let text = all_text(&doc);
-        assert_eq!(
-            doc.title.as_deref(),
-            Some("Compensation for working extra hours")
-        );
+        assert_eq!(doc.title.as_deref(), Some("Compensation for working extra hours"));
         assert!(!text.contains("{%") && !text.contains("%}"), "{text}");
         assert!(!text.contains("keywords:") && !text.contains("people-ops"));
-        assert!(
-            text.contains("manually request these hours in HR Links before using them."),
-            "{text}"
-        );
-        assert!(
-            text.starts_with("Current employees can use this leave comparison chart"),
-            "{text}"
-        );
-        let cap = doc
-            .sections
-            .iter()
-            .find(|s| s.text.contains("GS-15, step 10"))
-            .unwrap();
+        assert!(text.contains("manually request these hours in HR Links before using them."), "{text}");
+        assert!(text.starts_with("Current employees can use this leave comparison chart"), "{text}");
+        let cap = doc.sections.iter().find(|s| s.text.contains("GS-15, step 10")).unwrap();
         assert_eq!(
             cap.heading_path,
-            [
-                "Overtime and Compensatory (Comp) time",
-                "Overtime, depending on your salary level"
-            ]
+            ["Overtime and Compensatory (Comp) time", "Overtime, depending on your salary level"]
         );
     }
 
@@ -179,9 +136,7 @@ mod tests {
     fn slack_channels_and_comments_in_18f_pages() {
         let doc = md(include_str!("../tests/fixtures/markdown/18f-docker-hub.md"));
         assert!(all_text(&doc).contains("Ask #admins-docker for access to the TTS-wide account."));
-        let doc = md(include_str!(
-            "../tests/fixtures/markdown/18f-engagements.md"
-        ));
+        let doc = md(include_str!("../tests/fixtures/markdown/18f-engagements.md"));
         let text = all_text(&doc);
         assert!(!text.contains("TODO link") && !text.contains("{%"));
         assert!(text.contains("- Process agreements and SOWs\n"), "{text}");

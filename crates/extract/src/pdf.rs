@@ -51,9 +51,7 @@ fn load_error(err: &pdf_extract::Error) -> ExtractError {
     use pdf_extract::Error;
     use pdf_extract::encryption::DecryptionError;
     match err {
-        Error::InvalidPassword | Error::Decryption(DecryptionError::IncorrectPassword) => {
-            ExtractError::NeedsPassword
-        }
+        Error::InvalidPassword | Error::Decryption(DecryptionError::IncorrectPassword) => ExtractError::NeedsPassword,
         other => ExtractError::Failed(other.to_string()),
     }
 }
@@ -75,30 +73,17 @@ fn read_page(doc: &Document, n: u32) -> Result<String, String> {
 }
 
 /// Turn page results into an [`Extracted`] or a status.
-fn build(
-    pages: &[PageResult],
-    info: Option<String>,
-    mut notes: Vec<String>,
-) -> Result<Extracted, ExtractError> {
-    let sections: Vec<Section> = pages
-        .iter()
-        .filter_map(|(n, r)| page_section(*n, r.as_ref().ok()?))
-        .collect();
-    let failures: Vec<String> = pages
-        .iter()
-        .filter_map(|(n, r)| r.as_ref().err().map(|e| format!("page {n}: {e}")))
-        .collect();
+fn build(pages: &[PageResult], info: Option<String>, mut notes: Vec<String>) -> Result<Extracted, ExtractError> {
+    let sections: Vec<Section> = pages.iter().filter_map(|(n, r)| page_section(*n, r.as_ref().ok()?)).collect();
+    let failures: Vec<String> =
+        pages.iter().filter_map(|(n, r)| r.as_ref().err().map(|e| format!("page {n}: {e}"))).collect();
     if sections.is_empty() {
         return Err(match failures.first() {
             Some(first) => ExtractError::Failed(strip_page_prefix(first)),
             None => ExtractError::NoTextLayer,
         });
     }
-    let all_text: String = sections
-        .iter()
-        .map(|s| s.text.as_str())
-        .collect::<Vec<_>>()
-        .join("\n");
+    let all_text: String = sections.iter().map(|s| s.text.as_str()).collect::<Vec<_>>().join("\n");
     let score = quality::score(&all_text);
     if score < quality::THRESHOLD {
         return Err(ExtractError::LowQualityText(score));
@@ -107,24 +92,12 @@ fn build(
     let title = info.or_else(|| first_line_title(&sections));
     let front_matter = BTreeMap::new();
     let pages = Some(u32::try_from(pages.len()).unwrap_or(u32::MAX));
-    Ok(Extracted {
-        kind: FileKind::Pdf,
-        title,
-        front_matter,
-        sections,
-        table: None,
-        pages,
-        quality: score,
-        notes,
-    })
+    Ok(Extracted { kind: FileKind::Pdf, title, front_matter, sections, table: None, pages, quality: score, notes })
 }
 
 /// `page 3: reason` → `reason`, for the document-level failure message.
 fn strip_page_prefix(failure: &str) -> String {
-    failure
-        .split_once(": ")
-        .map_or(failure, |(_, rest)| rest)
-        .to_string()
+    failure.split_once(": ").map_or(failure, |(_, rest)| rest).to_string()
 }
 
 /// One page as a section, unless it has no visible text.
@@ -134,12 +107,7 @@ fn page_section(n: u32, text: &str) -> Option<Section> {
         return None;
     }
     let offset = text.len() - text.trim_start().len();
-    Some(Section {
-        heading_path: Vec::new(),
-        text: trimmed.to_string(),
-        page: Some(n),
-        source_offset: offset as u64,
-    })
+    Some(Section { heading_path: Vec::new(), text: trimmed.to_string(), page: Some(n), source_offset: offset as u64 })
 }
 
 /// Record pages without text and pages that failed.
@@ -153,12 +121,7 @@ fn note_gaps(notes: &mut Vec<String>, total: usize, with_text: usize, failures: 
 
 /// First non-empty line of the first page with text, if short enough.
 fn first_line_title(sections: &[Section]) -> Option<String> {
-    let line = sections
-        .first()?
-        .text
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty())?;
+    let line = sections.first()?.text.lines().map(str::trim).find(|l| !l.is_empty())?;
     (line.chars().count() < MAX_TITLE_CHARS).then(|| line.to_string())
 }
 
@@ -178,10 +141,7 @@ fn info_title(doc: &Document) -> Option<String> {
 fn decode_pdf_string(raw: &[u8]) -> String {
     let text = match raw.strip_prefix(&[0xFE, 0xFF]) {
         Some(utf16) => {
-            let units: Vec<u16> = utf16
-                .chunks_exact(2)
-                .map(|p| u16::from_be_bytes([p[0], p[1]]))
-                .collect();
+            let units: Vec<u16> = utf16.chunks_exact(2).map(|p| u16::from_be_bytes([p[0], p[1]])).collect();
             String::from_utf16_lossy(&units)
         }
         None => raw.iter().map(|&b| char::from(b)).collect(),
@@ -193,20 +153,9 @@ fn decode_pdf_string(raw: &[u8]) -> String {
 fn sane_title(title: &str) -> bool {
     let lower = title.to_lowercase();
     let chars = title.chars().count();
-    let placeholder = [
-        "untitled",
-        "microsoft word",
-        ".doc",
-        ".pdf",
-        ".indd",
-        ".tex",
-        ".dvi",
-    ]
-    .iter()
-    .any(|p| lower.contains(p));
-    (3..MAX_TITLE_CHARS).contains(&chars)
-        && !placeholder
-        && quality::score(title) >= quality::THRESHOLD
+    let placeholder =
+        ["untitled", "microsoft word", ".doc", ".pdf", ".indd", ".tex", ".dvi"].iter().any(|p| lower.contains(p));
+    (3..MAX_TITLE_CHARS).contains(&chars) && !placeholder && quality::score(title) >= quality::THRESHOLD
 }
 
 #[cfg(test)]
@@ -228,9 +177,6 @@ mod tests {
 
     #[test]
     fn garbage_bytes_fail_without_panicking() {
-        assert!(matches!(
-            extract_pdf(b"%PDF-1.4 not really"),
-            Err(ExtractError::Failed(_))
-        ));
+        assert!(matches!(extract_pdf(b"%PDF-1.4 not really"), Err(ExtractError::Failed(_))));
     }
 }

@@ -75,11 +75,7 @@ impl Tally {
             (self.good + self.complex_good, self.bad)
         };
         let total = good + bad;
-        if total == 0 {
-            1.0
-        } else {
-            good as f32 / total as f32
-        }
+        if total == 0 { 1.0 } else { good as f32 / total as f32 }
     }
 }
 

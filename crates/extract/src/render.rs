@@ -31,9 +31,7 @@ impl Renderer {
         match event {
             Event::Start(tag) => self.start_tag(&tag, offset),
             Event::End(tag) => self.end_tag(tag),
-            Event::Text(t) | Event::Code(t) | Event::InlineMath(t) | Event::DisplayMath(t) => {
-                self.push(&t, offset)
-            }
+            Event::Text(t) | Event::Code(t) | Event::InlineMath(t) | Event::DisplayMath(t) => self.push(&t, offset),
             Event::Html(t) | Event::InlineHtml(t) => {
                 let visible = self.strip_html(&t);
                 self.push(&visible, offset);
@@ -76,9 +74,7 @@ impl Renderer {
                 }
                 self.cell += 1;
             }
-            Tag::CodeBlock(_) | Tag::BlockQuote(_) | Tag::Table(_) | Tag::HtmlBlock => {
-                self.paragraph_break()
-            }
+            Tag::CodeBlock(_) | Tag::BlockQuote(_) | Tag::Table(_) | Tag::HtmlBlock => self.paragraph_break(),
             _ => {}
         }
     }
@@ -96,11 +92,7 @@ impl Renderer {
                 self.newline();
             }
             TagEnd::Paragraph if self.list_depth > 0 => self.newline(),
-            TagEnd::Paragraph
-            | TagEnd::CodeBlock
-            | TagEnd::BlockQuote(_)
-            | TagEnd::Table
-            | TagEnd::HtmlBlock => {
+            TagEnd::Paragraph | TagEnd::CodeBlock | TagEnd::BlockQuote(_) | TagEnd::Table | TagEnd::HtmlBlock => {
                 self.paragraph_break();
             }
             _ => {}
@@ -151,19 +143,9 @@ impl Renderer {
         if text.is_empty() {
             return;
         }
-        let heading_path = self
-            .path
-            .iter()
-            .map(|(_, h)| h.clone())
-            .filter(|h| !h.is_empty())
-            .collect();
+        let heading_path = self.path.iter().map(|(_, h)| h.clone()).filter(|h| !h.is_empty()).collect();
         let source_offset = start.unwrap_or(0) as u64;
-        self.sections.push(Section {
-            heading_path,
-            text,
-            page: None,
-            source_offset,
-        });
+        self.sections.push(Section { heading_path, text, page: None, source_offset });
     }
 
     /// Visible text of an HTML fragment: tags and comments removed.

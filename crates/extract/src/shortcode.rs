@@ -33,10 +33,7 @@ impl Cleaned {
 
 /// Remove template tags from `src` (see the module docs).
 pub(crate) fn strip_templates(src: &str) -> Cleaned {
-    let mut out = Cleaned {
-        text: String::with_capacity(src.len()),
-        map: vec![(0, 0)],
-    };
+    let mut out = Cleaned { text: String::with_capacity(src.len()), map: vec![(0, 0)] };
     let mut pos = 0;
     while let Some(found) = next_tag(src, pos) {
         out.text.push_str(&src[pos..found.start]);
@@ -85,16 +82,8 @@ fn tag_at(src: &str, start: usize) -> Option<Found> {
         return None;
     }
     let end = start + body_end + 2;
-    let (end, replacement) = if liquid {
-        liquid_tag(src, &rest[2..body_end], end)
-    } else {
-        (end, String::new())
-    };
-    Some(Found {
-        start,
-        end,
-        replacement,
-    })
+    let (end, replacement) = if liquid { liquid_tag(src, &rest[2..body_end], end) } else { (end, String::new()) };
+    Some(Found { start, end, replacement })
 }
 
 /// Replacement for a `{% … %}` tag whose body is `body` and which ends at `end`.
@@ -104,13 +93,8 @@ fn liquid_tag(src: &str, body: &str, end: usize) -> (usize, String) {
     let args = quoted_args(body);
     match name {
         "comment" => (end_of_block(src, end, "endcomment"), String::new()),
-        "slack_channel" => (
-            end,
-            args.first().map(|a| format!("#{a}")).unwrap_or_default(),
-        ),
-        "image" | "image_with_class" if args.len() >= 2 => {
-            (end, args.last().cloned().unwrap_or_default())
-        }
+        "slack_channel" => (end, args.first().map(|a| format!("#{a}")).unwrap_or_default()),
+        "image" | "image_with_class" if args.len() >= 2 => (end, args.last().cloned().unwrap_or_default()),
         _ => (end, String::new()),
     }
 }
@@ -120,10 +104,7 @@ fn end_of_block(src: &str, from: usize, closer: &str) -> usize {
     let mut search = from;
     while let Some(found) = next_tag_raw(src, search) {
         let body = &src[found.0 + 2..found.1 - 2];
-        if body
-            .trim_matches(|c: char| c == '-' || c.is_whitespace())
-            .starts_with(closer)
-        {
+        if body.trim_matches(|c: char| c == '-' || c.is_whitespace()).starts_with(closer) {
             return found.1;
         }
         search = found.1;
@@ -144,11 +125,7 @@ fn quoted_args(body: &str) -> Vec<String> {
     let mut chars = body.char_indices();
     while let Some((_, c)) = chars.next() {
         if c == '"' || c == '\'' {
-            let arg: String = chars
-                .by_ref()
-                .map(|(_, ch)| ch)
-                .take_while(|&ch| ch != c)
-                .collect();
+            let arg: String = chars.by_ref().map(|(_, ch)| ch).take_while(|&ch| ch != c).collect();
             args.push(arg);
         }
     }
@@ -167,9 +144,7 @@ mod tests {
 
     #[test]
     fn slack_and_image_become_text() {
-        let c = strip_templates(
-            r#"Ask in {% slack_channel "people-ops" %}. {% image "_img/a.png" "A cat" %}"#,
-        );
+        let c = strip_templates(r#"Ask in {% slack_channel "people-ops" %}. {% image "_img/a.png" "A cat" %}"#);
         assert_eq!(c.text, "Ask in #people-ops. A cat");
     }
 
@@ -193,10 +168,7 @@ mod tests {
 
     #[test]
     fn heading_ids_and_unclosed_braces_are_kept() {
-        assert_eq!(
-            strip_templates("# Title {#anchor}").text,
-            "# Title {#anchor}"
-        );
+        assert_eq!(strip_templates("# Title {#anchor}").text, "# Title {#anchor}");
         assert_eq!(strip_templates("a {% b").text, "a {% b");
     }
 }

@@ -11,23 +11,13 @@ use crate::{ExtractError, Extracted, FileKind, Section, Table, decode, quality};
 pub(crate) fn extract_csv(path: &Path, bytes: &[u8]) -> Result<Extracted, ExtractError> {
     let decoded = decode::decode(bytes);
     let (mut headers, records) = read_records(&decoded.text)?;
-    let width = records
-        .iter()
-        .map(|(_, r)| r.len())
-        .max()
-        .unwrap_or(0)
-        .max(headers.len());
+    let width = records.iter().map(|(_, r)| r.len()).max().unwrap_or(0).max(headers.len());
     for i in headers.len()..width {
         headers.push(format!("column {}", i + 1));
     }
-    let stem = path
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let sections: Vec<Section> = records
-        .iter()
-        .filter_map(|(off, row)| row_section(&headers, row, *off, &stem))
-        .collect();
+    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let sections: Vec<Section> =
+        records.iter().filter_map(|(off, row)| row_section(&headers, row, *off, &stem)).collect();
     if sections.is_empty() {
         return Err(ExtractError::Failed("empty".into()));
     }
@@ -50,10 +40,7 @@ type Row = (u64, Vec<String>);
 
 /// Headers and data rows; fails on malformed CSV or a missing header row.
 fn read_records(text: &str) -> Result<(Vec<String>, Vec<Row>), ExtractError> {
-    let mut reader = csv::ReaderBuilder::new()
-        .flexible(true)
-        .has_headers(false)
-        .from_reader(text.as_bytes());
+    let mut reader = csv::ReaderBuilder::new().flexible(true).has_headers(false).from_reader(text.as_bytes());
     let mut headers = None;
     let mut rows = Vec::new();
     for record in reader.records() {
@@ -66,9 +53,7 @@ fn read_records(text: &str) -> Result<(Vec<String>, Vec<Row>), ExtractError> {
             rows.push((offset, cells));
         }
     }
-    headers
-        .map(|h| (h, rows))
-        .ok_or_else(|| ExtractError::Failed("empty".into()))
+    headers.map(|h| (h, rows)).ok_or_else(|| ExtractError::Failed("empty".into()))
 }
 
 /// `row` extended with empty cells to `width`.
@@ -106,10 +91,7 @@ mod tests {
         let table = doc.table.unwrap();
         assert_eq!(table.headers, ["grade", "rate", "note", "column 4"]);
         assert_eq!(table.rows[0], ["GS-12", "54.2", "", ""]);
-        assert_eq!(
-            doc.sections[1].text,
-            "grade: GS-13; rate: 64.5; note: cap, 2024; column 4: extra"
-        );
+        assert_eq!(doc.sections[1].text, "grade: GS-13; rate: 64.5; note: cap, 2024; column 4: extra");
         assert_eq!(doc.sections[0].heading_path, ["rates"]);
         assert_eq!(doc.sections[1].source_offset, 27);
         assert_eq!(&csv[27..32], "GS-13");
@@ -117,9 +99,6 @@ mod tests {
 
     #[test]
     fn header_only_is_empty() {
-        assert_eq!(
-            extract_csv(Path::new("a.csv"), b"a,b\n").unwrap_err(),
-            ExtractError::Failed("empty".into())
-        );
+        assert_eq!(extract_csv(Path::new("a.csv"), b"a,b\n").unwrap_err(), ExtractError::Failed("empty".into()));
     }
 }

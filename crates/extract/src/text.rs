@@ -24,12 +24,8 @@ pub(crate) fn extract_text(bytes: &[u8]) -> Result<Extracted, ExtractError> {
     if decoded.had_errors {
         notes.push("malformed byte sequences replaced with U+FFFD".into());
     }
-    let section = Section {
-        heading_path: Vec::new(),
-        text: trimmed.to_string(),
-        page: None,
-        source_offset: offset as u64,
-    };
+    let section =
+        Section { heading_path: Vec::new(), text: trimmed.to_string(), page: None, source_offset: offset as u64 };
     Ok(Extracted {
         kind: FileKind::Text,
         title: first_line_title(trimmed),
@@ -69,9 +65,6 @@ mod tests {
 
     #[test]
     fn whitespace_only_is_empty() {
-        assert_eq!(
-            extract_text(b" \n\t\0\0 ").unwrap_err(),
-            ExtractError::Failed("empty".into())
-        );
+        assert_eq!(extract_text(b" \n\t\0\0 ").unwrap_err(), ExtractError::Failed("empty".into()));
     }
 }

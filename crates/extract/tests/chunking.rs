@@ -8,9 +8,7 @@ use almirah_extract::{ChunkOptions, chunk, extract};
 fn long_text() -> String {
     let mut text = String::from("\n  Leave policy\n\n");
     for i in 0..40 {
-        text.push_str(&format!(
-            "Paragraph {i}: employees accrue leave every pay period and may carry it over. "
-        ));
+        text.push_str(&format!("Paragraph {i}: employees accrue leave every pay period and may carry it over. "));
         text.push_str("Requests go to the supervisor in advance.\n\n");
     }
     text
@@ -20,13 +18,7 @@ fn long_text() -> String {
 fn plain_text_chunk_text_equals_source_slice() {
     let src = long_text();
     let doc = extract(Path::new("leave.txt"), src.as_bytes()).unwrap();
-    let chunks = chunk(
-        &doc,
-        &ChunkOptions {
-            min_chars: 200,
-            max_chars: 500,
-        },
-    );
+    let chunks = chunk(&doc, &ChunkOptions { min_chars: 200, max_chars: 500 });
     assert!(chunks.len() > 5, "{}", chunks.len());
     for (i, c) in chunks.iter().enumerate() {
         let (start, end) = (c.byte_span.0 as usize, c.byte_span.1 as usize);
@@ -45,25 +37,16 @@ fn chunks_never_cross_headings() {
     let src = "# Pay cap\n\nShort one.\n\n## Comp time\n\nAnother short one.\n";
     let doc = extract(Path::new("p.md"), src.as_bytes()).unwrap();
     let chunks = chunk(&doc, &ChunkOptions::default());
-    let got: Vec<(&str, &str, Vec<String>)> = chunks
-        .iter()
-        .map(|c| (c.anchor.as_str(), c.text.as_str(), c.heading_path.clone()))
-        .collect();
+    let got: Vec<(&str, &str, Vec<String>)> =
+        chunks.iter().map(|c| (c.anchor.as_str(), c.text.as_str(), c.heading_path.clone())).collect();
     assert_eq!(
         got,
         vec![
             ("pay-cap", "Short one.", vec!["Pay cap".to_string()]),
-            (
-                "comp-time",
-                "Another short one.",
-                vec!["Pay cap".to_string(), "Comp time".to_string()]
-            ),
+            ("comp-time", "Another short one.", vec!["Pay cap".to_string(), "Comp time".to_string()]),
         ]
     );
-    assert_eq!(
-        &src[chunks[1].byte_span.0 as usize..chunks[1].byte_span.1 as usize],
-        "Another short one."
-    );
+    assert_eq!(&src[chunks[1].byte_span.0 as usize..chunks[1].byte_span.1 as usize], "Another short one.");
 }
 
 #[test]
@@ -72,10 +55,7 @@ fn csv_rows_are_chunks_with_stem_anchor() {
     let doc = extract(Path::new("data/Pay Rates.CSV"), src.as_bytes()).unwrap();
     let chunks = chunk(&doc, &ChunkOptions::default());
     let texts: Vec<&str> = chunks.iter().map(|c| c.text.as_str()).collect();
-    assert_eq!(
-        texts,
-        ["Grade: GS-12; Rate: 54.2", "Grade: GS-13; Rate: 64.5"]
-    );
+    assert_eq!(texts, ["Grade: GS-12; Rate: 54.2", "Grade: GS-13; Rate: 64.5"]);
     assert_eq!(chunks[1].anchor, "pay-rates");
     assert_eq!(chunks[1].byte_span.0, 22);
 }
@@ -90,8 +70,5 @@ fn kinds_by_extension() {
     assert_eq!(kind_of(Path::new("x.PDF")), FileKind::Pdf);
     assert_eq!(kind_of(Path::new("x.csv")), FileKind::Csv);
     assert_eq!(kind_of(Path::new("x.docx")), FileKind::Unsupported);
-    assert_eq!(
-        extract(Path::new("x.docx"), b"PK"),
-        Err(almirah_extract::ExtractError::Unsupported)
-    );
+    assert_eq!(extract(Path::new("x.docx"), b"PK"), Err(almirah_extract::ExtractError::Unsupported));
 }

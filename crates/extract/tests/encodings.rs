@@ -6,9 +6,7 @@ use std::path::{Path, PathBuf};
 use almirah_extract::{FileKind, extract};
 
 fn fixture(name: &str) -> (PathBuf, Vec<u8>) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/encodings")
-        .join(name);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/encodings").join(name);
     let bytes = std::fs::read(&path).unwrap();
     (path, bytes)
 }
@@ -17,12 +15,7 @@ fn text_of(name: &str) -> (Option<String>, String, Vec<String>) {
     let (path, bytes) = fixture(name);
     let doc = extract(&path, &bytes).unwrap();
     assert_eq!(doc.kind, FileKind::Text);
-    let text = doc
-        .sections
-        .iter()
-        .map(|s| s.text.as_str())
-        .collect::<Vec<_>>()
-        .join("\n");
+    let text = doc.sections.iter().map(|s| s.text.as_str()).collect::<Vec<_>>().join("\n");
     (doc.title, text, doc.notes)
 }
 
@@ -40,12 +33,7 @@ fn utf16_le_and_be_with_bom() {
     for name in ["utf16le-bom.txt", "utf16be-bom.txt"] {
         let (title, text, _) = text_of(name);
         assert_eq!(title.as_deref(), Some("Urlaubsrichtlinie"), "{name}");
-        assert!(
-            text.contains(
-                "Überstunden werden grundsätzlich ausgeglichen. Größe, Straße, Fußgänger."
-            ),
-            "{name}"
-        );
+        assert!(text.contains("Überstunden werden grundsätzlich ausgeglichen. Größe, Straße, Fußgänger."), "{name}");
     }
 }
 
@@ -69,9 +57,7 @@ fn nul_and_control_bytes_are_stripped() {
 fn windows_1251_russian() {
     let (title, text, notes) = text_of("windows-1251.txt");
     assert_eq!(title.as_deref(), Some("Положение об отпусках"));
-    assert!(text.contains(
-        "ежегодный оплачиваемый отпуск продолжительностью двадцать восемь календарных дней"
-    ));
+    assert!(text.contains("ежегодный оплачиваемый отпуск продолжительностью двадцать восемь календарных дней"));
     assert_eq!(notes, ["decoded as windows-1251"]);
 }
 

@@ -26,21 +26,10 @@ fn handbook_pages_chunk_cleanly() {
         let chunks = chunk(&doc, &ChunkOptions::default());
         assert!(!chunks.is_empty(), "{rel}");
         for c in &chunks {
-            assert!(
-                !c.text.contains("{%") && !c.text.contains("{{"),
-                "{rel}: template tag in {:?}",
-                c.text
-            );
-            assert!(
-                !c.text.starts_with("---") && !c.text.contains("title:"),
-                "{rel}: front matter in {:?}",
-                c.text
-            );
+            assert!(!c.text.contains("{%") && !c.text.contains("{{"), "{rel}: template tag in {:?}", c.text);
+            assert!(!c.text.starts_with("---") && !c.text.contains("title:"), "{rel}: front matter in {:?}", c.text);
             assert!(c.text.chars().count() <= 1200, "{rel}: oversized chunk");
-            assert!(
-                c.byte_span.0 < bytes.len() as u64,
-                "{rel}: span outside file"
-            );
+            assert!(c.byte_span.0 < bytes.len() as u64, "{rel}: span outside file");
         }
         let ordinals: Vec<u32> = chunks.iter().map(|c| c.ordinal).collect();
         assert_eq!(ordinals, (0..chunks.len() as u32).collect::<Vec<_>>());
@@ -60,19 +49,10 @@ fn whole_18f_handbook_has_no_template_tags_or_front_matter_in_chunks() {
         };
         for key in doc.front_matter.keys() {
             let needle = format!("{key}:");
-            assert!(
-                doc.sections.iter().all(|s| !s.text.starts_with(&needle)),
-                "{}: {key}",
-                path.display()
-            );
+            assert!(doc.sections.iter().all(|s| !s.text.starts_with(&needle)), "{}: {key}", path.display());
         }
         for c in chunk(&doc, &ChunkOptions::default()) {
-            assert!(
-                !c.text.contains("{%") && !c.text.contains("%}"),
-                "{}: {:?}",
-                path.display(),
-                c.text
-            );
+            assert!(!c.text.contains("{%") && !c.text.contains("%}"), "{}: {:?}", path.display(), c.text);
         }
     }
 }

@@ -12,7 +12,10 @@ use crate::DocsAction;
 /// Parse `--as-of` and `--session`.
 pub fn parse_as_of(engine: &Engine, date: Option<&str>, session: Option<&str>) -> Result<AsOf> {
     let date = date
-        .map(|d| parse_date(d, DateOrder::DayMonth).with_context(|| format!("--as-of {d:?}: expected YYYY-MM-DD or DD.MM.YYYY")))
+        .map(|d| {
+            parse_date(d, DateOrder::DayMonth)
+                .with_context(|| format!("--as-of {d:?}: expected YYYY-MM-DD or DD.MM.YYYY"))
+        })
         .transpose()?;
     let session = session
         .map(|s| Session::parse(s).with_context(|| format!("--session {s:?}: expected e.g. 2026-27")))
@@ -66,7 +69,18 @@ fn field(name: &str, value: Option<String>) {
 /// Set or unset overrides.
 pub fn edit(engine: &Engine, action: &DocsAction, json: bool) -> Result<ExitCode> {
     let (doc, changes): (&str, Vec<(&str, Option<&str>)>) = match action {
-        DocsAction::Set { doc, session, series, version, supersedes, issued, effective_from, effective_until, audience, title } => {
+        DocsAction::Set {
+            doc,
+            session,
+            series,
+            version,
+            supersedes,
+            issued,
+            effective_from,
+            effective_until,
+            audience,
+            title,
+        } => {
             let all = [
                 ("session", session),
                 ("series", series),

@@ -19,30 +19,14 @@ pub fn run(engine: &Engine, folders: &[PathBuf], quiet: bool, json: bool) -> Res
     } else {
         print_human(&report);
     }
-    Ok(if report.failures() > 0 {
-        ExitCode::from(2)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(if report.failures() > 0 { ExitCode::from(2) } else { ExitCode::SUCCESS })
 }
 
 fn print_human(report: &IngestReport) {
     for o in &report.outcomes {
-        let reason = o
-            .reason
-            .as_deref()
-            .map(|r| format!(": {r}"))
-            .unwrap_or_default();
-        let kept = if o.kept_previous {
-            " (previous version kept)"
-        } else {
-            ""
-        };
-        let chunks = if o.chunks > 0 {
-            format!(" ({} chunks)", o.chunks)
-        } else {
-            String::new()
-        };
+        let reason = o.reason.as_deref().map(|r| format!(": {r}")).unwrap_or_default();
+        let kept = if o.kept_previous { " (previous version kept)" } else { "" };
+        let chunks = if o.chunks > 0 { format!(" ({} chunks)", o.chunks) } else { String::new() };
         println!("{:<18} {}{chunks}{reason}{kept}", o.action, o.path);
     }
     let secs = report.elapsed_ms as f64 / 1000.0;

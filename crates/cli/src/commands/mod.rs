@@ -18,12 +18,14 @@ use crate::{Cli, Command, config};
 pub fn run(cli: &Cli) -> Result<ExitCode> {
     let engine = open_engine(cli)?;
     match &cli.command {
-        Command::Index { folders, quiet } => {
-            index::run(&engine, folders, *quiet || cli.json, cli.json)
-        }
+        Command::Index { folders, quiet } => index::run(&engine, folders, *quiet || cli.json, cli.json),
         Command::Search { query, k, as_of, session, all_versions, mode } => {
             let as_of = docs::parse_as_of(&engine, as_of.as_deref(), session.as_deref())?;
-            search::run(&engine, search::Args { query, k: *k, as_of, all_versions: *all_versions, mode: *mode }, cli.json)
+            search::run(
+                &engine,
+                search::Args { query, k: *k, as_of, all_versions: *all_versions, mode: *mode },
+                cli.json,
+            )
         }
         Command::Docs { action, status, as_of, session } => match action {
             None => {

@@ -18,15 +18,9 @@ pub fn run(engine: &Engine, json: bool) -> Result<ExitCode> {
     println!("format       v{}", s.format_version);
     println!("documents    {}", s.documents);
     println!("chunks       {}", s.chunks);
-    println!(
-        "disk         {:.1} MiB",
-        s.disk_bytes as f64 / (1024.0 * 1024.0)
-    );
+    println!("disk         {:.1} MiB", s.disk_bytes as f64 / (1024.0 * 1024.0));
     match &s.embedder {
-        Some(e) => println!(
-            "embedder     {}:{} ({} dims)",
-            e.provider, e.model, e.dimensions
-        ),
+        Some(e) => println!("embedder     {}:{} ({} dims)", e.provider, e.model, e.dimensions),
         None => println!("embedder     (nothing indexed yet)"),
     }
     for root in &s.roots {
@@ -36,17 +30,8 @@ pub fn run(engine: &Engine, json: bool) -> Result<ExitCode> {
         println!("files        {n:>6} {status}");
     }
     for p in &s.problems {
-        let kept = if p.kept_previous {
-            " (previous version kept)"
-        } else {
-            ""
-        };
-        println!(
-            "problem      {} {}: {}{kept}",
-            p.status,
-            p.path,
-            p.reason.as_deref().unwrap_or("")
-        );
+        let kept = if p.kept_previous { " (previous version kept)" } else { "" };
+        println!("problem      {} {}: {}{kept}", p.status, p.path, p.reason.as_deref().unwrap_or(""));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -9,11 +9,7 @@ pub fn corpora() -> PathBuf {
     let path = std::env::var_os("ALMIRAH_CORPORA")
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpora"));
-    assert!(
-        path.is_dir(),
-        "test corpora missing at {} (set ALMIRAH_CORPORA)",
-        path.display()
-    );
+    assert!(path.is_dir(), "test corpora missing at {} (set ALMIRAH_CORPORA)", path.display());
     path
 }
 
@@ -46,10 +42,7 @@ impl Library {
     /// `almirah --data-dir … --config … <args>`, not yet run.
     pub fn cmd(&self, args: &[&str]) -> Command {
         let mut c = Command::new(env!("CARGO_BIN_EXE_almirah"));
-        c.arg("--data-dir")
-            .arg(self.data())
-            .arg("--config")
-            .arg(self.dir.path().join("config.toml"));
+        c.arg("--data-dir").arg(self.data()).arg("--config").arg(self.dir.path().join("config.toml"));
         c.args(args);
         c.env_remove("ALMIRAH_FAILPOINT");
         c
@@ -77,11 +70,7 @@ impl Library {
     /// The logical dump hash.
     pub fn dump_hash(&self) -> String {
         let out = self.run(&["__dump"]);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         v["hash"].as_str().unwrap().to_string()
     }

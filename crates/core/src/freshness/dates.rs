@@ -23,7 +23,8 @@ const MONTHS: &str = "jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?
 
 // Digit boundaries instead of `\b`: `2024-11-26_9e1c326` must match, and `_` is a word character.
 static ISO: LazyLock<Regex> = LazyLock::new(|| re(r"(?:^|[^0-9])((?:19|20)\d{2})-(\d{1,2})-(\d{1,2})(?:[^0-9]|$)"));
-static NUMERIC: LazyLock<Regex> = LazyLock::new(|| re(r"(?:^|[^0-9])(\d{1,2})[./-](\d{1,2})[./-]((?:19|20)\d{2})(?:[^0-9]|$)"));
+static NUMERIC: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?:^|[^0-9])(\d{1,2})[./-](\d{1,2})[./-]((?:19|20)\d{2})(?:[^0-9]|$)"));
 static DAY_MONTH: LazyLock<Regex> =
     LazyLock::new(|| re(&format!(r"(?i)\b(\d{{1,2}})(?:st|nd|rd|th)?\s+({MONTHS})\.?,?\s+((?:19|20)\d{{2}})\b")));
 static MONTH_DAY: LazyLock<Regex> =

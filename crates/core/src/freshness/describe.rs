@@ -56,15 +56,23 @@ fn re(p: &str) -> Regex {
     Regex::new(p).expect("valid describe pattern")
 }
 
-static EFFECTIVE: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?i)with\s+(?:immediate\s+)?effect\s+from|w\.\s?e\.\s?f\.?|effective\s+(?:from|on|date|as\s+of)\s*:?|comes?\s+into\s+(?:force|effect)\s+on"));
-static UNTIL: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)valid\s+(?:until|till|up\s*to|through)|expires?\s+on|in\s+force\s+until"));
+static EFFECTIVE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)with\s+(?:immediate\s+)?effect\s+from|w\.\s?e\.\s?f\.?|effective\s+(?:from|on|date|as\s+of)\s*:?|comes?\s+into\s+(?:force|effect)\s+on",
+    )
+});
+static UNTIL: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)valid\s+(?:until|till|up\s*to|through)|expires?\s+on|in\s+force\s+until"));
 static DATED: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\bdated?\s*:?|\bdate\s+of\s+issue\s*:?|\bissued\s+on\s*:?"));
 static RFC_DATE: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?m)Request for Comments:[\s\S]*?\b(January|February|March|April|May|June|July|August|September|October|November|December)\s+((?:19|20)\d{2})\s*$")
+    re(
+        r"(?m)Request for Comments:[\s\S]*?\b(January|February|March|April|May|June|July|August|September|October|November|December)\s+((?:19|20)\d{2})\s*$",
+    )
 });
 static SESSION_CUE: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)(?:\(\s*|\bsession\s*:?\s*|\bacademic\s+year\s*:?\s*|\bfinancial\s+year\s*:?\s*|\bfor\s+(?:the\s+)?(?:year\s+|session\s+)?)((?:19|20)\d{2}\s?[-/]\s?\d{2,4})")
+    re(
+        r"(?i)(?:\(\s*|\bsession\s*:?\s*|\bacademic\s+year\s*:?\s*|\bfinancial\s+year\s*:?\s*|\bfor\s+(?:the\s+)?(?:year\s+|session\s+)?)((?:19|20)\d{2}\s?[-/]\s?\d{2,4})",
+    )
 });
 
 /// Describe one document.
@@ -95,14 +103,27 @@ pub fn describe(input: &DescribeInput<'_>) -> DocMeta {
     meta.version_number = meta.version.as_ref().and_then(|v| parse_version_number(&v.value));
     meta.session = session_field(&sources, input, &path, explicit_only);
     meta.issued = date_field(&sources, &["issued", "date"], order)
-        .or_else(|| (!explicit_only).then(|| date_after(input.header, &DATED, order).map(|d| Field::new(d, Provenance::Title))).flatten())
-        .or_else(|| (!explicit_only).then(|| rfc_date(input.header).map(|d| Field::new(d, Provenance::Title))).flatten())
+        .or_else(|| {
+            (!explicit_only)
+                .then(|| date_after(input.header, &DATED, order).map(|d| Field::new(d, Provenance::Title)))
+                .flatten()
+        })
+        .or_else(|| {
+            (!explicit_only).then(|| rfc_date(input.opening).map(|d| Field::new(d, Provenance::Title))).flatten()
+        })
         .or_else(|| (!explicit_only).then(|| path.date.map(|d| Field::new(d, Provenance::Filename))).flatten())
         .or_else(|| input.file_date.map(|d| Field::new(d, Provenance::FileTime)));
-    meta.effective_from = date_field(&sources, &["effective_from", "effective", "effective_date"], order)
-        .or_else(|| (!explicit_only).then(|| date_after(input.opening, &EFFECTIVE, order).map(|d| Field::new(d, Provenance::Text))).flatten());
-    meta.effective_until = date_field(&sources, &["effective_until", "expires", "valid_until"], order)
-        .or_else(|| (!explicit_only).then(|| date_after(input.opening, &UNTIL, order).map(|d| Field::new(d, Provenance::Text))).flatten());
+    meta.effective_from =
+        date_field(&sources, &["effective_from", "effective", "effective_date"], order).or_else(|| {
+            (!explicit_only)
+                .then(|| date_after(input.opening, &EFFECTIVE, order).map(|d| Field::new(d, Provenance::Text)))
+                .flatten()
+        });
+    meta.effective_until = date_field(&sources, &["effective_until", "expires", "valid_until"], order).or_else(|| {
+        (!explicit_only)
+            .then(|| date_after(input.opening, &UNTIL, order).map(|d| Field::new(d, Provenance::Text)))
+            .flatten()
+    });
     meta.supersedes = supersedes_field(&sources, input.opening, explicit_only);
     let session = meta.session.as_ref().map(|s| s.value);
     meta.references = references(input.file_stem, input.header, session);
@@ -115,20 +136,22 @@ fn session_field(
     path: &super::series::PathTokens,
     explicit_only: bool,
 ) -> Option<Field<Session>> {
-    let explicit = text_field(sources, &["session"]).and_then(|f| Session::parse(&f.value).map(|s| Field::new(s, f.source)));
+    let explicit =
+        text_field(sources, &["session"]).and_then(|f| Session::parse(&f.value).map(|s| Field::new(s, f.source)));
     if explicit.is_some() || explicit_only {
         return explicit;
     }
     if let Some(s) = path.session {
         return Some(Field::new(s, Provenance::Filename));
     }
-    SESSION_CUE
-        .captures(input.header)
-        .and_then(|c| Session::parse(&c[1]))
-        .map(|s| Field::new(s, Provenance::Title))
+    SESSION_CUE.captures(input.header).and_then(|c| Session::parse(&c[1])).map(|s| Field::new(s, Provenance::Title))
 }
 
-fn supersedes_field(sources: &[(Provenance, &BTreeMap<String, Value>)], opening: &str, explicit_only: bool) -> Option<Field<Vec<String>>> {
+fn supersedes_field(
+    sources: &[(Provenance, &BTreeMap<String, Value>)],
+    opening: &str,
+    explicit_only: bool,
+) -> Option<Field<Vec<String>>> {
     if let Some(f) = list_field(sources, &["supersedes", "replaces", "obsoletes"]) {
         let refs: Vec<String> = f.value.iter().flat_map(|v| references_from_value(v)).collect();
         return Some(Field::new(refs, f.source));
@@ -143,9 +166,22 @@ fn supersedes_field(sources: &[(Provenance, &BTreeMap<String, Value>)], opening:
 /// An RFC header's publication month ("June 2014"), as the 1st of that month.
 fn rfc_date(header: &str) -> Option<NaiveDate> {
     let c = RFC_DATE.captures(header)?;
-    let month = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
-        .iter()
-        .position(|m| *m == &c[1])?;
+    let month = [
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+    ]
+    .iter()
+    .position(|m| *m == &c[1])?;
     NaiveDate::from_ymd_opt(c[2].parse().ok()?, month as u32 + 1, 1)
 }
 
@@ -179,12 +215,18 @@ fn list_field(sources: &[(Provenance, &BTreeMap<String, Value>)], keys: &[&str])
     let (p, v) = lookup(sources, keys)?;
     let list: Vec<String> = match v {
         Value::Array(items) => items.iter().filter_map(scalar_text).collect(),
-        other => scalar_text(other).map(|s| s.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect()).unwrap_or_default(),
+        other => scalar_text(other)
+            .map(|s| s.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect())
+            .unwrap_or_default(),
     };
     (!list.is_empty()).then(|| Field::new(list, p))
 }
 
-fn date_field(sources: &[(Provenance, &BTreeMap<String, Value>)], keys: &[&str], order: DateOrder) -> Option<Field<NaiveDate>> {
+fn date_field(
+    sources: &[(Provenance, &BTreeMap<String, Value>)],
+    keys: &[&str],
+    order: DateOrder,
+) -> Option<Field<NaiveDate>> {
     let (p, v) = lookup(sources, keys)?;
     scalar_text(v).and_then(|s| parse_date(&s, order)).map(|d| Field::new(d, p))
 }

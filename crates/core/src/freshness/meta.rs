@@ -79,9 +79,10 @@ impl DocMeta {
     /// The date from which the document is in force: `effective_from`, else
     /// `issued` unless that only came from the file time.
     pub fn in_force_from(&self) -> Option<NaiveDate> {
-        self.effective_from.as_ref().map(|f| f.value).or_else(|| {
-            self.issued.as_ref().filter(|f| f.source != Provenance::FileTime).map(|f| f.value)
-        })
+        self.effective_from
+            .as_ref()
+            .map(|f| f.value)
+            .or_else(|| self.issued.as_ref().filter(|f| f.source != Provenance::FileTime).map(|f| f.value))
     }
 
     /// A short version label for readable keys: version, else issue date, else session.
@@ -89,22 +90,10 @@ impl DocMeta {
         if !self.versioned {
             return None;
         }
-        self.version
-            .as_ref()
-            .map(|f| f.value.clone())
-            .or_else(|| self.session.as_ref().map(|s| s.value.to_string()))
+        self.version.as_ref().map(|f| f.value.clone()).or_else(|| self.session.as_ref().map(|s| s.value.to_string()))
     }
 }
 
 /// The fields a user can override, by name (`almirah docs set`).
-pub const OVERRIDABLE: [&str; 9] = [
-    "title",
-    "series",
-    "version",
-    "session",
-    "issued",
-    "effective_from",
-    "effective_until",
-    "supersedes",
-    "audience",
-];
+pub const OVERRIDABLE: [&str; 9] =
+    ["title", "series", "version", "session", "issued", "effective_from", "effective_until", "supersedes", "audience"];

@@ -66,7 +66,11 @@ pub fn references(file_stem: &str, header: &str, session: Option<Session>) -> Ve
 pub fn superseded_references(text: &str) -> Vec<String> {
     let mut refs = Vec::new();
     if let Some(c) = OBSOLETES.captures(text) {
-        refs.extend(c[1].split(|ch: char| ch == ',' || ch.is_whitespace()).filter(|n| !n.is_empty()).map(|n| format!("rfc:{}", trim_zeros(n))));
+        refs.extend(
+            c[1].split(|ch: char| ch == ',' || ch.is_whitespace())
+                .filter(|n| !n.is_empty())
+                .map(|n| format!("rfc:{}", trim_zeros(n))),
+        );
     }
     for c in STATEMENT.captures_iter(text) {
         let kind = c.get(0).map(|m| m.as_str()).and_then(kind_in).unwrap_or_else(|| "circular".into());
@@ -122,13 +126,16 @@ mod tests {
 
     #[test]
     fn reads_the_supersession_statement() {
-        let refs = superseded_references("Circular No. 14 (2026-27)\nIn supersession of Circular No. 09 (2024-25), it is notified");
+        let refs = superseded_references(
+            "Circular No. 14 (2026-27)\nIn supersession of Circular No. 09 (2024-25), it is notified",
+        );
         assert_eq!(refs, vec!["circular:9@2024-25".to_string()]);
     }
 
     #[test]
     fn rfc_obsoletes_is_supersession_but_updates_is_not() {
-        let header = "Request for Comments: 7230\nObsoletes: 2145, 2616                    J. Reschke\nUpdates: 2817, 2818\n";
+        let header =
+            "Request for Comments: 7230\nObsoletes: 2145, 2616                    J. Reschke\nUpdates: 2817, 2818\n";
         assert_eq!(superseded_references(header), vec!["rfc:2145".to_string(), "rfc:2616".to_string()]);
         assert!(references("rfc7230", header, None).contains(&"rfc:7230".to_string()));
     }

@@ -47,7 +47,8 @@ fn re(p: &str) -> Regex {
     Regex::new(p).expect("valid series pattern")
 }
 
-static VERSION: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)(?:^|[^a-z0-9])(v|version[ _-]?)(\d+(?:\.\d+)*)(?:[^a-z0-9.]|$)"));
+static VERSION: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)(?:^|[^a-z0-9])(v|version[ _-]?)(\d+(?:\.\d+)*)(?:[^a-z0-9.]|$)"));
 static HEX: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)(?:^|[^a-z0-9])([0-9a-f]{7,40})(?:[^a-z0-9]|$)"));
 /// A date followed by a commit hash (`2024-11-26_9e1c326`): the hash may be all digits.
 static DATE_HASH: LazyLock<Regex> =

@@ -38,7 +38,8 @@ impl TryFrom<String> for Session {
 
 static TOKEN: LazyLock<Regex> = LazyLock::new(|| {
     #[allow(clippy::expect_used)]
-    Regex::new(r"(?:^|[^0-9])((?:19|20)\d{2})\s?[-/–]\s?(\d{2}|(?:19|20)\d{2})(?:[^0-9]|$)").expect("valid session pattern")
+    Regex::new(r"(?:^|[^0-9])((?:19|20)\d{2})\s?[-/–]\s?(\d{2}|(?:19|20)\d{2})(?:[^0-9]|$)")
+        .expect("valid session pattern")
 });
 
 impl Session {

@@ -96,7 +96,8 @@ pub struct DocInfo<'a> {
 
 /// Compute the status of every document.
 pub fn compute(docs: &[DocInfo<'_>], as_of: &AsOf, audiences: &[String]) -> BTreeMap<u32, DocStatus> {
-    let mut table: BTreeMap<u32, DocStatus> = docs.iter().map(|d| (d.id, own_status(d.meta, as_of, audiences))).collect();
+    let mut table: BTreeMap<u32, DocStatus> =
+        docs.iter().map(|d| (d.id, own_status(d.meta, as_of, audiences))).collect();
     let in_force = |m: &DocMeta| in_force_from(m, as_of.start_month).is_none_or(|f| f <= as_of.date);
     let by_ref = reference_index(docs);
     for x in docs.iter().filter(|x| in_force(x.meta)) {
@@ -136,9 +137,11 @@ fn mark(table: &mut BTreeMap<u32, DocStatus>, target: u32, by: u32) {
 }
 
 fn own_status(meta: &DocMeta, as_of: &AsOf, audiences: &[String]) -> DocStatus {
-    let pending = meta.effective_from.as_ref().map(|f| f.value > as_of.date).unwrap_or_else(|| {
-        meta.in_force_from().is_some_and(|d| d > as_of.date)
-    });
+    let pending = meta
+        .effective_from
+        .as_ref()
+        .map(|f| f.value > as_of.date)
+        .unwrap_or_else(|| meta.in_force_from().is_some_and(|d| d > as_of.date));
     DocStatus {
         superseded_by: Vec::new(),
         expired: meta.effective_until.as_ref().is_some_and(|f| f.value < as_of.date),

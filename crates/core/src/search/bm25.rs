@@ -72,10 +72,7 @@ fn score_term(
         if !hits.contains(chunk) {
             continue;
         }
-        let len = dbs
-            .chunk_terms
-            .get(rtxn, &chunk)?
-            .map_or(avgdl, |t| t.len as f32);
+        let len = dbs.chunk_terms.get(rtxn, &chunk)?.map_or(avgdl, |t| t.len as f32);
         let tf = tf as f32;
         let norm = tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len / avgdl));
         *scores.entry(chunk).or_insert(0.0) += idf * norm;

@@ -53,10 +53,7 @@ impl Default for SearchOptions {
             k: 10,
             depth: 50,
             min_similarity: 0.25,
-            vector: VectorParams {
-                exact_threshold: 20_000,
-                search_k_factor: 20,
-            },
+            vector: VectorParams { exact_threshold: 20_000, search_k_factor: 20 },
         }
     }
 }
@@ -135,22 +132,12 @@ pub fn search(
         SearchMode::Bm25 => (Vec::new(), VectorStrategy::Exact),
         _ => {
             let qv = embed_query(embedder, query)?;
-            vector::search(
-                dbs,
-                rtxn,
-                vector_index,
-                &qv,
-                candidates,
-                opts.depth,
-                opts.vector,
-            )?
+            vector::search(dbs, rtxn, vector_index, &qv, candidates, opts.depth, opts.vector)?
         }
     };
     let keyword_ids: Vec<u32> = keyword.iter().map(|h| h.0).collect();
-    let semantic: Vec<(u32, f32)> = semantic
-        .into_iter()
-        .filter(|(id, sim)| *sim >= opts.min_similarity || keyword_ids.contains(id))
-        .collect();
+    let semantic: Vec<(u32, f32)> =
+        semantic.into_iter().filter(|(id, sim)| *sim >= opts.min_similarity || keyword_ids.contains(id)).collect();
     let semantic_ids: Vec<u32> = semantic.iter().map(|h| h.0).collect();
     let fused = rrf::fuse(&[&keyword_ids, &semantic_ids]);
     let mut hits = Vec::with_capacity(opts.k);
@@ -162,30 +149,18 @@ pub fn search(
         }
     }
     let elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
-    Ok(SearchResults {
-        hits,
-        candidates: candidates.len(),
-        vector_strategy: strategy,
-        elapsed_ms,
-    })
+    Ok(SearchResults { hits, candidates: candidates.len(), vector_strategy: strategy, elapsed_ms })
 }
 
 fn embed_query(embedder: &dyn Embedder, query: &str) -> Result<Vec<f32>> {
     embedder
         .embed(&[query], InputKind::Query)?
         .pop()
-        .ok_or_else(|| {
-            Error::Embed(almirah_embed::EmbedError::Protocol(
-                "no query vector".into(),
-            ))
-        })
+        .ok_or_else(|| Error::Embed(almirah_embed::EmbedError::Protocol("no query vector".into())))
 }
 
 fn rank_of(list: &[(u32, f32)], id: u32) -> Option<RankScore> {
-    list.iter().position(|h| h.0 == id).map(|i| RankScore {
-        rank: i + 1,
-        score: list[i].1,
-    })
+    list.iter().position(|h| h.0 == id).map(|i| RankScore { rank: i + 1, score: list[i].1 })
 }
 
 fn load_hit(

@@ -56,17 +56,11 @@ pub fn search(
                 q.search_k(k);
             }
             let hits = q.by_vector(rtxn, query)?;
-            let sims = hits
-                .into_iter()
-                .map(|(id, d)| (id, 1.0 - 2.0 * d))
-                .collect();
+            let sims = hits.into_iter().map(|(id, d)| (id, 1.0 - 2.0 * d)).collect();
             return Ok((sims, VectorStrategy::Arroy { search_k }));
         }
     }
-    Ok((
-        exact(dbs, rtxn, index, query, candidates, limit)?,
-        VectorStrategy::Exact,
-    ))
+    Ok((exact(dbs, rtxn, index, query, candidates, limit)?, VectorStrategy::Exact))
 }
 
 /// Exact cosine scan over `candidates` (vectors are unit length, so the dot

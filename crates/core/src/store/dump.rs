@@ -58,8 +58,7 @@ pub fn dump(store: &Store) -> Result<Dump> {
         counts.insert(name.to_string(), n);
     }
     let index: u16 = get_meta(dbs, &rtxn, meta_keys::VECTOR_INDEX)?.unwrap_or(0);
-    let dims = get_meta::<almirah_embed::EmbedderId>(dbs, &rtxn, meta_keys::EMBEDDER)?
-        .map_or(1, |e| e.dimensions);
+    let dims = get_meta::<almirah_embed::EmbedderId>(dbs, &rtxn, meta_keys::EMBEDDER)?.map_or(1, |e| e.dimensions);
     let writer = arroy::Writer::<Cosine>::new(dbs.vectors, index, dims);
     let mut n = 0u64;
     hasher.update(b"vectors");
@@ -70,8 +69,5 @@ pub fn dump(store: &Store) -> Result<Dump> {
         n += 1;
     }
     counts.insert("vectors".to_string(), n);
-    Ok(Dump {
-        counts,
-        hash: hasher.finalize().to_hex().to_string(),
-    })
+    Ok(Dump { counts, hash: hasher.finalize().to_hex().to_string() })
 }

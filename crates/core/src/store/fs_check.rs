@@ -44,14 +44,8 @@ pub fn classify_filesystem(magic: u64) -> FsClass {
     }
 }
 
-const SYNCED_FOLDERS: [&str; 6] = [
-    "Dropbox",
-    "OneDrive",
-    "Google Drive",
-    "GoogleDrive",
-    "iCloud Drive",
-    "Mobile Documents",
-];
+const SYNCED_FOLDERS: [&str; 6] =
+    ["Dropbox", "OneDrive", "Google Drive", "GoogleDrive", "iCloud Drive", "Mobile Documents"];
 
 /// Classify the filesystem holding `path` (which must exist), by its path
 /// (well-known synced folder names) and, on Linux, its `statfs` magic.
@@ -62,9 +56,7 @@ pub fn classify_path(path: &Path) -> FsClass {
     }
     let synced = path.components().any(|c| {
         let name = c.as_os_str().to_string_lossy();
-        SYNCED_FOLDERS
-            .iter()
-            .any(|s| name == *s || name.starts_with(&format!("{s} -")))
+        SYNCED_FOLDERS.iter().any(|s| name == *s || name.starts_with(&format!("{s} -")))
     });
     if synced {
         return FsClass::CloudSync;
@@ -101,13 +93,7 @@ mod tests {
 
     #[test]
     fn synced_folder_paths_are_refused() {
-        assert_eq!(
-            classify_path(Path::new("/home/a/Dropbox/almirah")),
-            FsClass::CloudSync
-        );
-        assert_eq!(
-            classify_path(Path::new("/home/a/OneDrive - Acme/x")),
-            FsClass::CloudSync
-        );
+        assert_eq!(classify_path(Path::new("/home/a/Dropbox/almirah")), FsClass::CloudSync);
+        assert_eq!(classify_path(Path::new("/home/a/OneDrive - Acme/x")), FsClass::CloudSync);
     }
 }

@@ -16,8 +16,8 @@ use heed::{CommitOrAbort, Env, EnvOpenOptions, RoTxn, WithoutTls};
 use roaring::RoaringBitmap;
 
 pub use codec::{
-    MAX_TERM_BYTES, RoaringCodec, cache_key, chunk_of_key, term_chunk_key, term_prefix,
-    vector_from_bytes, vector_to_bytes,
+    MAX_TERM_BYTES, RoaringCodec, cache_key, chunk_of_key, term_chunk_key, term_prefix, vector_from_bytes,
+    vector_to_bytes,
 };
 pub use fs_check::{FsClass, classify_filesystem, classify_path};
 pub use records::{ChunkRecord, ChunkTerms, DocumentRecord, FileRecord, FileStatus};
@@ -122,26 +122,16 @@ impl Store {
     pub fn open(dir: &Path, map_size: usize) -> Result<Self> {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
         if let Some(fs) = classify_path(dir).network_name() {
-            return Err(Error::NetworkFilesystem {
-                path: dir.to_path_buf(),
-                fs: fs.to_string(),
-            });
+            return Err(Error::NetworkFilesystem { path: dir.to_path_buf(), fs: fs.to_string() });
         }
         let mut options = EnvOpenOptions::new().read_txn_without_tls();
-        options
-            .map_size(map_size)
-            .max_dbs(DB_NAMES.len() as u32 + 2)
-            .max_readers(254);
+        options.map_size(map_size).max_dbs(DB_NAMES.len() as u32 + 2).max_readers(254);
         // SAFETY: one Env per path per process is kept by the caller
         // (`Engine` owns the only Store); the folder is local (checked above).
         #[allow(unsafe_code)]
         let env = unsafe { options.open(dir) }?;
         let dbs = Self::create_databases(&env)?;
-        let store = Store {
-            env,
-            dbs,
-            path: dir.to_path_buf(),
-        };
+        let store = Store { env, dbs, path: dir.to_path_buf() };
         store.check_format()?;
         Ok(store)
     }
@@ -154,9 +144,7 @@ impl Store {
                 for name in DB_NAMES {
                     dbs.push(opener.create_database::<Bytes, Bytes>(wtxn, Some(name))?);
                 }
-                let array: [_; 14] = dbs
-                    .try_into()
-                    .map_err(|_| Error::DataCorruption("database count".into()))?;
+                let array: [_; 14] = dbs.try_into().map_err(|_| Error::DataCorruption("database count".into()))?;
                 Ok(CommitOrAbort::<_, ()>::Commit(array))
             })?
             .unwrap_commit();
@@ -180,21 +168,11 @@ impl Store {
 
     fn check_format(&self) -> Result<()> {
         let mut wtxn = self.env.write_txn()?;
-        let found = self
-            .dbs
-            .meta
-            .get(&wtxn, meta_keys::FORMAT_VERSION)?
-            .and_then(|v| v.as_u64());
+        let found = self.dbs.meta.get(&wtxn, meta_keys::FORMAT_VERSION)?.and_then(|v| v.as_u64());
         match found {
             None => {
-                self.dbs
-                    .meta
-                    .put(&mut wtxn, meta_keys::FORMAT_VERSION, &FORMAT_VERSION.into())?;
-                self.dbs.meta.put(
-                    &mut wtxn,
-                    meta_keys::TOKENIZER_VERSION,
-                    &TOKENIZER_VERSION.into(),
-                )?;
+                self.dbs.meta.put(&mut wtxn, meta_keys::FORMAT_VERSION, &FORMAT_VERSION.into())?;
+                self.dbs.meta.put(&mut wtxn, meta_keys::TOKENIZER_VERSION, &TOKENIZER_VERSION.into())?;
                 wtxn.commit()?;
             }
             Some(v) if v > u64::from(FORMAT_VERSION) => {
@@ -244,16 +222,10 @@ impl Store {
 ///
 /// # Errors
 /// LMDB errors; [`Error::DataCorruption`] when the value does not decode.
-pub fn get_meta<T: serde::de::DeserializeOwned>(
-    dbs: &Databases,
-    rtxn: &RoTxn<'_>,
-    key: &str,
-) -> Result<Option<T>> {
+pub fn get_meta<T: serde::de::DeserializeOwned>(dbs: &Databases, rtxn: &RoTxn<'_>, key: &str) -> Result<Option<T>> {
     match dbs.meta.get(rtxn, key)? {
         None => Ok(None),
-        Some(v) => serde_json::from_value(v)
-            .map(Some)
-            .map_err(|e| Error::DataCorruption(format!("meta {key}: {e}"))),
+        Some(v) => serde_json::from_value(v).map(Some).map_err(|e| Error::DataCorruption(format!("meta {key}: {e}"))),
     }
 }
 

@@ -34,11 +34,7 @@ impl BitmapDelta {
     ///
     /// # Errors
     /// LMDB errors.
-    pub fn apply(
-        self,
-        wtxn: &mut RwTxn<'_>,
-        db: heed::Database<'static, Str, RoaringCodec>,
-    ) -> heed::Result<()> {
+    pub fn apply(self, wtxn: &mut RwTxn<'_>, db: heed::Database<'static, Str, RoaringCodec>) -> heed::Result<()> {
         for (key, (added, removed)) in self.changes {
             let mut bitmap = db.get(wtxn, &key)?.unwrap_or_default();
             bitmap -= removed;

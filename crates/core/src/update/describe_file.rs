@@ -18,11 +18,7 @@ const OPENING_BYTES: usize = 4000;
 /// and the path relative to it.
 pub fn folder_for<'a>(folders: &'a [FolderSettings], path: &'a Path) -> (Option<&'a FolderSettings>, String) {
     let best = folders.iter().filter(|f| path.starts_with(&f.path)).max_by_key(|f| f.path.as_os_str().len());
-    let rel = best
-        .and_then(|f| path.strip_prefix(&f.path).ok())
-        .unwrap_or(path)
-        .to_string_lossy()
-        .into_owned();
+    let rel = best.and_then(|f| path.strip_prefix(&f.path).ok()).unwrap_or(path).to_string_lossy().into_owned();
     (best, rel)
 }
 
@@ -39,8 +35,7 @@ pub fn describe_file(
     let folder = folder.unwrap_or(&default);
     let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     let title = doc.title.as_deref();
-    let first = doc.sections.first().map_or("", |s| s.text.as_str());
-    let header = format!("{}\n{}", title.unwrap_or(""), prefix(first, HEADER_BYTES));
+    let header = format!("{}\n{}", title.unwrap_or(""), header_text(doc));
     let mut opening = String::new();
     for s in &doc.sections {
         if opening.len() >= OPENING_BYTES {
@@ -61,6 +56,24 @@ pub fn describe_file(
         file_date,
         folder,
     })
+}
+
+/// The first-page header: for a PDF the start of page 1; for text and
+/// Markdown only the short lines at the very top (a letterhead, "Circular
+/// No. 14 (2026-27)", "Dated: …"), never a body paragraph.
+fn header_text(doc: &Extracted) -> String {
+    let first = doc.sections.first().map_or("", |s| s.text.as_str());
+    if doc.kind == almirah_extract::FileKind::Pdf {
+        return prefix(first, HEADER_BYTES).to_string();
+    }
+    first
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .take_while(|l| l.chars().count() <= 100)
+        .take(6)
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn prefix(s: &str, max: usize) -> &str {

@@ -54,10 +54,7 @@ pub fn extract_in_process(path: &Path, bytes: &[u8], opts: &ChunkOptions) -> Chi
     };
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
         Ok(result) => result,
-        Err(payload) => Err(ExtractError::Failed(format!(
-            "parser panicked: {}",
-            panic_text(&payload)
-        ))),
+        Err(payload) => Err(ExtractError::Failed(format!("parser panicked: {}", panic_text(&payload)))),
     }
 }
 
@@ -71,24 +68,11 @@ fn panic_text(payload: &Box<dyn std::any::Any + Send>) -> String {
 
 /// Extract `path` as `mode` says. `bytes` is the content the caller hashed
 /// (used in-process; the child reads the file itself).
-pub fn extract_file(
-    mode: &ExtractorMode,
-    path: &Path,
-    bytes: &[u8],
-    opts: &ChunkOptions,
-) -> ChildOutput {
+pub fn extract_file(mode: &ExtractorMode, path: &Path, bytes: &[u8], opts: &ChunkOptions) -> ChildOutput {
     match mode {
         ExtractorMode::InProcess => extract_in_process(path, bytes, opts),
-        ExtractorMode::Subprocess {
-            program,
-            args,
-            timeout_ms,
-            memory_limit_bytes,
-        } => {
-            let limits = ChildLimits {
-                timeout: Duration::from_millis(*timeout_ms),
-                memory: *memory_limit_bytes,
-            };
+        ExtractorMode::Subprocess { program, args, timeout_ms, memory_limit_bytes } => {
+            let limits = ChildLimits { timeout: Duration::from_millis(*timeout_ms), memory: *memory_limit_bytes };
             run_child(program, args, path, opts, limits)
         }
     }
@@ -99,27 +83,17 @@ struct ChildLimits {
     memory: u64,
 }
 
-fn run_child(
-    program: &Path,
-    args: &[String],
-    path: &Path,
-    opts: &ChunkOptions,
-    limits: ChildLimits,
-) -> ChildOutput {
+fn run_child(program: &Path, args: &[String], path: &Path, opts: &ChunkOptions, limits: ChildLimits) -> ChildOutput {
     let spawned = Command::new(program)
         .args(args)
         .arg(path)
         .env("ALMIRAH_CHILD_MEMORY_LIMIT", limits.memory.to_string())
-        .env(
-            "ALMIRAH_CHUNK_RANGE",
-            format!("{}..{}", opts.min_chars, opts.max_chars),
-        )
+        .env("ALMIRAH_CHUNK_RANGE", format!("{}..{}", opts.min_chars, opts.max_chars))
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn();
-    let mut child =
-        spawned.map_err(|e| ExtractError::Failed(format!("could not start the extractor: {e}")))?;
+    let mut child = spawned.map_err(|e| ExtractError::Failed(format!("could not start the extractor: {e}")))?;
     let stdout = child.stdout.take();
     let stderr = child.stderr.take();
     let out_reader = std::thread::spawn(move || read_all(stdout));
@@ -129,35 +103,21 @@ fn run_child(
         Ok(None) => {
             let _ = child.kill();
             let _ = child.wait();
-            return Err(ExtractError::Failed(format!(
-                "extraction timed out after {} s",
-                limits.timeout.as_secs()
-            )));
+            return Err(ExtractError::Failed(format!("extraction timed out after {} s", limits.timeout.as_secs())));
         }
         Err(e) => {
-            return Err(ExtractError::Failed(format!(
-                "waiting for the extractor: {e}"
-            )));
+            return Err(ExtractError::Failed(format!("waiting for the extractor: {e}")));
         }
     };
     let out = out_reader.join().unwrap_or_default();
     let err = err_reader.join().unwrap_or_default();
     if !status.success() {
         let tail = String::from_utf8_lossy(&err);
-        let last = tail
-            .lines()
-            .rev()
-            .find(|l| !l.trim().is_empty())
-            .unwrap_or("no message");
-        return Err(ExtractError::Failed(format!(
-            "extractor crashed ({status}): {last}"
-        )));
+        let last = tail.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("no message");
+        return Err(ExtractError::Failed(format!("extractor crashed ({status}): {last}")));
     }
-    serde_json::from_slice::<ChildOutput>(&out).unwrap_or_else(|e| {
-        Err(ExtractError::Failed(format!(
-            "extractor output unreadable: {e}"
-        )))
-    })
+    serde_json::from_slice::<ChildOutput>(&out)
+        .unwrap_or_else(|e| Err(ExtractError::Failed(format!("extractor output unreadable: {e}"))))
 }
 
 fn read_all(pipe: Option<impl Read>) -> Vec<u8> {
@@ -192,23 +152,15 @@ fn chunk_options_from_env() -> ChunkOptions {
 fn parse_chunk_range(range: &str) -> ChunkOptions {
     let mut parts = range.split("..").map(|p| p.trim().parse::<usize>().ok());
     match (parts.next().flatten(), parts.next().flatten()) {
-        (Some(min_chars), Some(max_chars)) if min_chars <= max_chars => ChunkOptions {
-            min_chars,
-            max_chars,
-        },
+        (Some(min_chars), Some(max_chars)) if min_chars <= max_chars => ChunkOptions { min_chars, max_chars },
         _ => ChunkOptions::default(),
     }
 }
 
 fn apply_memory_limit() {
-    let limit = std::env::var("ALMIRAH_CHILD_MEMORY_LIMIT")
-        .ok()
-        .and_then(|v| v.parse::<u64>().ok());
+    let limit = std::env::var("ALMIRAH_CHILD_MEMORY_LIMIT").ok().and_then(|v| v.parse::<u64>().ok());
     if let Some(bytes) = limit {
-        let rlimit = rustix::process::Rlimit {
-            current: Some(bytes),
-            maximum: Some(bytes),
-        };
+        let rlimit = rustix::process::Rlimit { current: Some(bytes), maximum: Some(bytes) };
         let _ = rustix::process::setrlimit(rustix::process::Resource::As, rlimit);
     }
 }
@@ -219,13 +171,7 @@ mod tests {
 
     #[test]
     fn chunk_range_parses_and_falls_back_to_defaults() {
-        assert_eq!(
-            parse_chunk_range("300..900"),
-            ChunkOptions {
-                min_chars: 300,
-                max_chars: 900
-            }
-        );
+        assert_eq!(parse_chunk_range("300..900"), ChunkOptions { min_chars: 300, max_chars: 900 });
         assert_eq!(parse_chunk_range("900..300"), ChunkOptions::default());
         assert_eq!(parse_chunk_range(""), ChunkOptions::default());
     }

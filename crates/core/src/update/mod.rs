@@ -105,10 +105,7 @@ pub struct IngestReport {
 impl IngestReport {
     /// Number of files whose status is a failure.
     pub fn failures(&self) -> usize {
-        self.outcomes
-            .iter()
-            .filter(|o| o.status.is_some_and(FileStatus::is_failure))
-            .count()
+        self.outcomes.iter().filter(|o| o.status.is_some_and(FileStatus::is_failure)).count()
     }
 }
 
@@ -157,27 +154,10 @@ pub fn index(
         let rtxn = store.read_txn()?;
         scan::plan(store.dbs(), &rtxn, roots, scanned)?
     };
-    progress.on_event(ProgressEvent::Planned {
-        total: plan.candidates.len(),
-        deleted: plan.deleted.len(),
-    });
-    let mut report = IngestReport {
-        files_seen,
-        unchanged: plan.unchanged,
-        ..IngestReport::default()
-    };
+    progress.on_event(ProgressEvent::Planned { total: plan.candidates.len(), deleted: plan.deleted.len() });
+    let mut report = IngestReport { files_seen, unchanged: plan.unchanged, ..IngestReport::default() };
     let counters = Counters::default();
-    run_pipeline(
-        store,
-        embedder,
-        params,
-        roots,
-        &plan,
-        &counters,
-        progress,
-        cancel,
-        &mut report,
-    )?;
+    run_pipeline(store, embedder, params, roots, &plan, &counters, progress, cancel, &mut report)?;
     report.extract_calls = counters.extract_calls.load(Ordering::Relaxed);
     report.embed_calls = counters.embed_calls.load(Ordering::Relaxed);
     report.embedded_texts = counters.embedded_texts.load(Ordering::Relaxed);
@@ -191,7 +171,10 @@ fn folder_settings(params: &IndexParams, roots: &[PathBuf]) -> Vec<crate::freshn
     let mut folders: Vec<_> = params
         .folders
         .iter()
-        .map(|f| crate::freshness::FolderSettings { path: f.path.canonicalize().unwrap_or_else(|_| f.path.clone()), ..f.clone() })
+        .map(|f| crate::freshness::FolderSettings {
+            path: f.path.canonicalize().unwrap_or_else(|_| f.path.clone()),
+            ..f.clone()
+        })
         .collect();
     for root in roots {
         if !folders.iter().any(|f| root.starts_with(&f.path)) {
@@ -225,16 +208,13 @@ fn run_pipeline(
                     let _ = tx.send(Err(Error::Cancelled));
                     return;
                 }
-                let item =
-                    prepare::prepare(store, embedder, params, counters, file.clone(), &moves);
+                let item = prepare::prepare(store, embedder, params, counters, file.clone(), &moves);
                 if tx.send(item).is_err() {
                     return;
                 }
             }
         });
-        let written = write_loop(
-            store, &tokenizer, &ctx, params, rx, plan, total, progress, report,
-        );
+        let written = write_loop(store, &tokenizer, &ctx, params, rx, plan, total, progress, report);
         let _ = producer.join();
         written
     })
@@ -277,34 +257,18 @@ fn write_loop(
         done += 1;
         let outcome = outcome_of(&item, store)?;
         report.bytes_processed += item_size(&item);
-        progress.on_event(ProgressEvent::FileDone {
-            done,
-            total,
-            path: outcome.path.clone(),
-        });
+        progress.on_event(ProgressEvent::FileDone { done, total, path: outcome.path.clone() });
         report.outcomes.push(outcome);
         batch_chunks += item.chunk_count();
         batch.push(item);
         let elapsed = batch_started.elapsed() >= Duration::from_millis(params.batch_max_ms);
         if batch_chunks >= params.batch_max_chunks || elapsed {
-            commit(
-                store,
-                tokenizer,
-                ctx,
-                std::mem::take(&mut batch),
-                Vec::new(),
-                progress,
-                report,
-            )?;
+            commit(store, tokenizer, ctx, std::mem::take(&mut batch), Vec::new(), progress, report)?;
             batch_chunks = 0;
             batch_started = Instant::now();
         }
     }
-    let deletions: Vec<(String, FileRecord)> = plan
-        .deleted
-        .iter()
-        .map(|(p, r)| (p.clone(), r.clone()))
-        .collect();
+    let deletions: Vec<(String, FileRecord)> = plan.deleted.iter().map(|(p, r)| (p.clone(), r.clone())).collect();
     for (path, _) in &deletions {
         report.outcomes.push(FileOutcome {
             path: path.clone(),
@@ -334,10 +298,7 @@ fn commit(
     let outcome = write::write_batch(store, tokenizer, ctx, batch, deletions)?;
     report.chunks_added += outcome.chunks_added;
     report.chunks_removed += outcome.chunks_removed;
-    progress.on_event(ProgressEvent::Committed {
-        files,
-        chunks: outcome.chunks_added,
-    });
+    progress.on_event(ProgressEvent::Committed { files, chunks: outcome.chunks_added });
     Ok(())
 }
 
@@ -353,57 +314,23 @@ fn item_size(item: &Prepared) -> u64 {
 fn outcome_of(item: &Prepared, store: &Store) -> Result<FileOutcome> {
     let (file, action, status, reason) = match item {
         Prepared::Indexed { file, .. } => (file, "indexed".to_string(), FileStatus::Indexed, None),
-        Prepared::Moved { file, from, .. } => (
-            file,
-            format!("moved from {from}"),
-            FileStatus::Indexed,
-            None,
-        ),
-        Prepared::Touched { file, .. } => (
-            file,
-            "unchanged-content".to_string(),
-            FileStatus::Indexed,
-            None,
-        ),
-        Prepared::Failed {
-            file,
-            status,
-            reason,
-            ..
-        } => (
-            file,
-            status.as_str().to_string(),
-            *status,
-            Some(reason.clone()),
-        ),
+        Prepared::Moved { file, from, .. } => (file, format!("moved from {from}"), FileStatus::Indexed, None),
+        Prepared::Touched { file, .. } => (file, "unchanged-content".to_string(), FileStatus::Indexed, None),
+        Prepared::Failed { file, status, reason, .. } => {
+            (file, status.as_str().to_string(), *status, Some(reason.clone()))
+        }
     };
     let path = file.path.to_string_lossy().into_owned();
     let kept_previous = matches!(item, Prepared::Failed { .. }) && {
         let rtxn = store.read_txn()?;
-        store
-            .dbs()
-            .files
-            .get(&rtxn, &path)?
-            .and_then(|r| r.doc_id)
-            .is_some()
+        store.dbs().files.get(&rtxn, &path)?.and_then(|r| r.doc_id).is_some()
     };
     let status = match item {
         Prepared::Touched { .. } => {
             let rtxn = store.read_txn()?;
-            store
-                .dbs()
-                .files
-                .get(&rtxn, &path)?
-                .map_or(status, |r| r.status)
+            store.dbs().files.get(&rtxn, &path)?.map_or(status, |r| r.status)
         }
         _ => status,
     };
-    Ok(FileOutcome {
-        path,
-        action,
-        status: Some(status),
-        reason,
-        chunks: item.chunk_count(),
-        kept_previous,
-    })
+    Ok(FileOutcome { path, action, status: Some(status), reason, chunks: item.chunk_count(), kept_previous })
 }

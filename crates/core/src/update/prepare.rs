@@ -98,11 +98,7 @@ pub fn prepare(
     let bytes = match std::fs::read(&file.path) {
         Ok(b) => b,
         Err(e) => {
-            return Ok(failed(
-                file,
-                String::new(),
-                ExtractError::Failed(format!("cannot read: {e}")),
-            ));
+            return Ok(failed(file, String::new(), ExtractError::Failed(format!("cannot read: {e}"))));
         }
     };
     let sidecar_bytes = std::fs::read(super::scan::sidecar_path(&file.path)).ok();
@@ -127,16 +123,8 @@ pub fn prepare(
     };
     let fingerprint = embedder.id().fingerprint();
     let title = super::context_title(&extracted.doc, &file.path);
-    let (vectors, fresh) =
-        embed_with_cache(store, embedder, &fingerprint, &title, &extracted.chunks, counters)?;
-    Ok(Prepared::Indexed {
-        file,
-        hash,
-        extracted,
-        vectors,
-        fresh,
-        sidecar,
-    })
+    let (vectors, fresh) = embed_with_cache(store, embedder, &fingerprint, &title, &extracted.chunks, counters)?;
+    Ok(Prepared::Indexed { file, hash, extracted, vectors, fresh, sidecar })
 }
 
 fn same_content(
@@ -149,17 +137,10 @@ fn same_content(
     let key = file.path.to_string_lossy();
     if let Some(record) = store.dbs().files.get(&rtxn, &key)? {
         if record.hash == hash {
-            return Ok(Some(Prepared::Touched {
-                file: file.clone(),
-                hash: hash.to_string(),
-            }));
+            return Ok(Some(Prepared::Touched { file: file.clone(), hash: hash.to_string() }));
         }
     }
-    Ok(moves.get(hash).map(|from| Prepared::Moved {
-        file: file.clone(),
-        hash: hash.to_string(),
-        from: from.clone(),
-    }))
+    Ok(moves.get(hash).map(|from| Prepared::Moved { file: file.clone(), hash: hash.to_string(), from: from.clone() }))
 }
 
 fn failed(file: ScannedFile, hash: String, error: ExtractError) -> Prepared {
@@ -170,12 +151,7 @@ fn failed(file: ScannedFile, hash: String, error: ExtractError) -> Prepared {
         ExtractError::Unsupported => FileStatus::Unsupported,
         ExtractError::Failed(_) => FileStatus::Failed,
     };
-    Prepared::Failed {
-        file,
-        hash,
-        status,
-        reason: error.to_string(),
-    }
+    Prepared::Failed { file, hash, status, reason: error.to_string() }
 }
 
 type Embedded = (Vec<Vec<f32>>, Vec<(Vec<u8>, Vec<f32>)>);
@@ -193,26 +169,17 @@ fn embed_with_cache(
     {
         let rtxn = store.read_txn()?;
         for text in &texts {
-            let cached = store
-                .dbs()
-                .embed_cache
-                .get(&rtxn, &cache_key(fingerprint, text))?;
+            let cached = store.dbs().embed_cache.get(&rtxn, &cache_key(fingerprint, text))?;
             vectors.push(cached.and_then(vector_from_bytes));
         }
     }
-    let missing: Vec<usize> = (0..chunks.len())
-        .filter(|&i| vectors[i].is_none())
-        .collect();
-    counters
-        .cache_hits
-        .fetch_add(chunks.len() - missing.len(), Ordering::Relaxed);
+    let missing: Vec<usize> = (0..chunks.len()).filter(|&i| vectors[i].is_none()).collect();
+    counters.cache_hits.fetch_add(chunks.len() - missing.len(), Ordering::Relaxed);
     let mut fresh = Vec::with_capacity(missing.len());
     for group in missing.chunks(embedder.max_batch().max(1)) {
         let batch: Vec<&str> = group.iter().map(|&i| texts[i].as_str()).collect();
         counters.embed_calls.fetch_add(1, Ordering::Relaxed);
-        counters
-            .embedded_texts
-            .fetch_add(batch.len(), Ordering::Relaxed);
+        counters.embedded_texts.fetch_add(batch.len(), Ordering::Relaxed);
         let embedded = embedder.embed(&batch, InputKind::Document)?;
         if embedded.len() != batch.len() {
             let msg = format!("{} vectors for {} texts", embedded.len(), batch.len());

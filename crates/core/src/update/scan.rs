@@ -41,10 +41,7 @@ pub fn is_ignored_name(name: &str) -> bool {
 /// [`Error::BadPath`] when `root` is not a readable folder.
 pub fn scan_folder(root: &Path) -> Result<Vec<ScannedFile>> {
     if !root.is_dir() {
-        return Err(Error::BadPath {
-            path: root.to_path_buf(),
-            reason: "not a folder".into(),
-        });
+        return Err(Error::BadPath { path: root.to_path_buf(), reason: "not a folder".into() });
     }
     let walker = ignore::WalkBuilder::new(root)
         .standard_filters(false)
@@ -92,10 +89,7 @@ fn with_sidecar(mut file: ScannedFile) -> ScannedFile {
 
 /// Modification time in ns since the epoch (0 when unavailable).
 pub fn mtime_ns(meta: &std::fs::Metadata) -> i128 {
-    meta.modified()
-        .ok()
-        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
-        .map_or(0, |d| d.as_nanos() as i128)
+    meta.modified().ok().and_then(|t| t.duration_since(UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos() as i128)
 }
 
 /// What a scan means for the index.
@@ -112,11 +106,7 @@ pub struct Plan {
 impl Plan {
     /// Paths of deleted files by content hash, for move detection.
     pub fn deleted_by_hash(&self) -> HashMap<String, String> {
-        self.deleted
-            .iter()
-            .filter(|(_, r)| r.doc_id.is_some())
-            .map(|(p, r)| (r.hash.clone(), p.clone()))
-            .collect()
+        self.deleted.iter().filter(|(_, r)| r.doc_id.is_some()).map(|(p, r)| (r.hash.clone(), p.clone())).collect()
     }
 }
 
@@ -124,12 +114,7 @@ impl Plan {
 ///
 /// # Errors
 /// LMDB errors.
-pub fn plan(
-    dbs: &Databases,
-    rtxn: &RoTxn<'_>,
-    roots: &[PathBuf],
-    scanned: Vec<ScannedFile>,
-) -> Result<Plan> {
+pub fn plan(dbs: &Databases, rtxn: &RoTxn<'_>, roots: &[PathBuf], scanned: Vec<ScannedFile>) -> Result<Plan> {
     let mut plan = Plan::default();
     let mut on_disk = std::collections::HashSet::new();
     for file in scanned {
@@ -154,8 +139,7 @@ pub fn plan(
 }
 
 fn under_root(path: &str, root: &str) -> bool {
-    path.strip_prefix(root)
-        .is_some_and(|rest| rest.starts_with('/') || root.ends_with('/'))
+    path.strip_prefix(root).is_some_and(|rest| rest.starts_with('/') || root.ends_with('/'))
 }
 
 #[cfg(test)]
@@ -164,15 +148,7 @@ mod tests {
 
     #[test]
     fn temp_lock_and_hidden_files_are_ignored() {
-        for name in [
-            "~$policy.docx",
-            ".~lock.a.odt#",
-            "a.swp",
-            "b.tmp",
-            "c.part",
-            ".DS_Store",
-            "x.md.meta.toml",
-        ] {
+        for name in ["~$policy.docx", ".~lock.a.odt#", "a.swp", "b.tmp", "c.part", ".DS_Store", "x.md.meta.toml"] {
             assert!(is_ignored_name(name), "{name}");
         }
         assert!(!is_ignored_name("leave-policy.md"));

@@ -13,8 +13,8 @@ use super::scan::ScannedFile;
 use crate::error::{Error, Result};
 use crate::failpoint;
 use crate::store::{
-    ChunkRecord, ChunkTerms, Databases, DocumentRecord, FACET_ALL, FileRecord, FileStatus, Store,
-    get_meta, meta_keys, term_chunk_key,
+    ChunkRecord, ChunkTerms, Databases, DocumentRecord, FACET_ALL, FileRecord, FileStatus, Store, get_meta, meta_keys,
+    term_chunk_key,
 };
 use crate::text::Tokenizer;
 
@@ -97,32 +97,22 @@ pub fn write_batch(
 impl Batch<'_> {
     fn apply(&mut self, item: Prepared) -> Result<()> {
         match item {
-            Prepared::Indexed {
-                file,
-                hash,
-                extracted,
-                vectors,
-                fresh,
-                sidecar,
-            } => {
+            Prepared::Indexed { file, hash, extracted, vectors, fresh, sidecar } => {
                 for (key, vector) in fresh {
-                    self.dbs.embed_cache.put(
-                        &mut self.wtxn,
-                        &key,
-                        &crate::store::vector_to_bytes(&vector),
-                    )?;
+                    self.dbs.embed_cache.put(&mut self.wtxn, &key, &crate::store::vector_to_bytes(&vector))?;
                 }
-                let meta = super::describe_file::describe_file(&self.folders, &file.path, file.mtime_ns, &extracted.doc, &sidecar);
+                let meta = super::describe_file::describe_file(
+                    &self.folders,
+                    &file.path,
+                    file.mtime_ns,
+                    &extracted.doc,
+                    &sidecar,
+                );
                 self.index_file(&file, hash, extracted, &vectors, meta)
             }
             Prepared::Moved { file, hash, from } => self.move_file(&file, hash, &from),
             Prepared::Touched { file, hash } => self.touch_file(&file, hash),
-            Prepared::Failed {
-                file,
-                hash,
-                status,
-                reason,
-            } => self.fail_file(&file, hash, status, reason),
+            Prepared::Failed { file, hash, status, reason } => self.fail_file(&file, hash, status, reason),
         }
     }
 
@@ -135,11 +125,7 @@ impl Batch<'_> {
         meta: crate::freshness::DocMeta,
     ) -> Result<()> {
         let path = file.path.to_string_lossy().into_owned();
-        let previous = self
-            .dbs
-            .files
-            .get(&self.wtxn, &path)?
-            .and_then(|r| r.doc_id);
+        let previous = self.dbs.files.get(&self.wtxn, &path)?.and_then(|r| r.doc_id);
         let old = previous.map(|id| self.dbs.documents.get(&self.wtxn, &id)).transpose()?.flatten();
         let id = match &old {
             Some(old) => {
@@ -172,11 +158,7 @@ impl Batch<'_> {
             id,
             key,
             path: path.clone(),
-            title: extracted
-                .doc
-                .title
-                .clone()
-                .unwrap_or_else(|| file_stem(&file.path)),
+            title: extracted.doc.title.clone().unwrap_or_else(|| file_stem(&file.path)),
             kind,
             content_hash: hash.clone(),
             chunks: chunk_ids,
@@ -210,26 +192,15 @@ impl Batch<'_> {
         };
         self.dbs.chunks.put(&mut self.wtxn, &id, &record)?;
         self.dbs.chunk_keys.put(&mut self.wtxn, key, &id)?;
-        let (freqs, len) = self
-            .tokenizer
-            .term_frequencies(&super::indexable_text(&self.title, draft));
+        let (freqs, len) = self.tokenizer.term_frequencies(&super::indexable_text(&self.title, draft));
         for (term, tf) in &freqs {
             self.postings.add(term, id);
-            self.dbs
-                .term_freqs
-                .put(&mut self.wtxn, &term_chunk_key(term, id), tf)?;
+            self.dbs.term_freqs.put(&mut self.wtxn, &term_chunk_key(term, id), tf)?;
         }
-        let terms = ChunkTerms {
-            len,
-            terms: freqs.into_keys().collect(),
-        };
+        let terms = ChunkTerms { len, terms: freqs.into_keys().collect() };
         self.dbs.chunk_terms.put(&mut self.wtxn, &id, &terms)?;
         self.total_len += i64::from(len);
-        for facet in [
-            FACET_ALL.to_string(),
-            format!("doc:{doc_id}"),
-            format!("kind:{}", kind_name(kind)),
-        ] {
+        for facet in [FACET_ALL.to_string(), format!("doc:{doc_id}"), format!("kind:{}", kind_name(kind))] {
             self.facets.add(&facet, id);
         }
         self.arroy.add_item(&mut self.wtxn, id, vector)?;
@@ -242,9 +213,7 @@ impl Batch<'_> {
             if let Some(terms) = self.dbs.chunk_terms.get(&self.wtxn, &id)? {
                 for term in &terms.terms {
                     self.postings.remove(term, id);
-                    self.dbs
-                        .term_freqs
-                        .delete(&mut self.wtxn, &term_chunk_key(term, id))?;
+                    self.dbs.term_freqs.delete(&mut self.wtxn, &term_chunk_key(term, id))?;
                 }
                 self.total_len -= i64::from(terms.len);
                 self.dbs.chunk_terms.delete(&mut self.wtxn, &id)?;
@@ -253,11 +222,7 @@ impl Batch<'_> {
                 self.dbs.chunk_keys.delete(&mut self.wtxn, &chunk.key)?;
                 self.dbs.chunks.delete(&mut self.wtxn, &id)?;
             }
-            for facet in [
-                FACET_ALL.to_string(),
-                format!("doc:{}", doc.id),
-                format!("kind:{}", kind_name(doc.kind)),
-            ] {
+            for facet in [FACET_ALL.to_string(), format!("doc:{}", doc.id), format!("kind:{}", kind_name(doc.kind))] {
                 self.facets.remove(&facet, id);
             }
             self.arroy.del_item(&mut self.wtxn, id)?;
@@ -283,32 +248,17 @@ impl Batch<'_> {
         let Some(old) = self.dbs.files.get(&self.wtxn, from)? else {
             return Ok(());
         };
-        if let Some(replaced) = self
-            .dbs
-            .files
-            .get(&self.wtxn, &path)?
-            .and_then(|r| r.doc_id)
-        {
+        if let Some(replaced) = self.dbs.files.get(&self.wtxn, &path)?.and_then(|r| r.doc_id) {
             if Some(replaced) != old.doc_id {
                 self.remove_document(replaced)?;
             }
         }
         self.dbs.files.delete(&mut self.wtxn, from)?;
-        if let Some(mut doc) = old
-            .doc_id
-            .map(|id| self.dbs.documents.get(&self.wtxn, &id))
-            .transpose()?
-            .flatten()
-        {
+        if let Some(mut doc) = old.doc_id.map(|id| self.dbs.documents.get(&self.wtxn, &id)).transpose()?.flatten() {
             doc.path = path.clone();
             self.dbs.documents.put(&mut self.wtxn, &doc.id, &doc)?;
         }
-        let record = FileRecord {
-            size: file.size,
-            mtime_ns: file.mtime_ns,
-            hash,
-            ..old
-        };
+        let record = FileRecord { size: file.size, mtime_ns: file.mtime_ns, hash, ..old };
         Ok(self.dbs.files.put(&mut self.wtxn, &path, &record)?)
     }
 
@@ -317,36 +267,15 @@ impl Batch<'_> {
         let Some(old) = self.dbs.files.get(&self.wtxn, &path)? else {
             return Ok(());
         };
-        let record = FileRecord {
-            size: file.size,
-            mtime_ns: file.mtime_ns,
-            hash,
-            ..old
-        };
+        let record = FileRecord { size: file.size, mtime_ns: file.mtime_ns, hash, ..old };
         Ok(self.dbs.files.put(&mut self.wtxn, &path, &record)?)
     }
 
-    fn fail_file(
-        &mut self,
-        file: &ScannedFile,
-        hash: String,
-        status: FileStatus,
-        reason: String,
-    ) -> Result<()> {
+    fn fail_file(&mut self, file: &ScannedFile, hash: String, status: FileStatus, reason: String) -> Result<()> {
         let path = file.path.to_string_lossy().into_owned();
-        let kept = self
-            .dbs
-            .files
-            .get(&self.wtxn, &path)?
-            .and_then(|r| r.doc_id);
-        if let Some(mut doc) = kept
-            .map(|id| self.dbs.documents.get(&self.wtxn, &id))
-            .transpose()?
-            .flatten()
-        {
-            doc.stale_reason = Some(format!(
-                "a newer version exists but could not be read: {reason}"
-            ));
+        let kept = self.dbs.files.get(&self.wtxn, &path)?.and_then(|r| r.doc_id);
+        if let Some(mut doc) = kept.map(|id| self.dbs.documents.get(&self.wtxn, &id)).transpose()?.flatten() {
+            doc.stale_reason = Some(format!("a newer version exists but could not be read: {reason}"));
             self.dbs.documents.put(&mut self.wtxn, &doc.id, &doc)?;
         }
         let record = file_record(file, hash, kept, status, Some(reason));
@@ -370,13 +299,8 @@ impl Batch<'_> {
         postings.apply(&mut self.wtxn, self.dbs.postings)?;
         let facets = std::mem::take(&mut self.facets);
         facets.apply(&mut self.wtxn, self.dbs.facets)?;
-        let total: i64 =
-            get_meta::<i64>(&self.dbs, &self.wtxn, meta_keys::BM25_TOTAL_LEN)?.unwrap_or(0);
-        self.dbs.meta.put(
-            &mut self.wtxn,
-            meta_keys::BM25_TOTAL_LEN,
-            &(total + self.total_len).max(0).into(),
-        )?;
+        let total: i64 = get_meta::<i64>(&self.dbs, &self.wtxn, meta_keys::BM25_TOTAL_LEN)?.unwrap_or(0);
+        self.dbs.meta.put(&mut self.wtxn, meta_keys::BM25_TOTAL_LEN, &(total + self.total_len).max(0).into())?;
         failpoint::hit("vector-update");
         let items = crate::store::all_chunks(&self.dbs, &self.wtxn)?.len();
         if items as usize >= ctx.arroy_build_min {
@@ -391,9 +315,7 @@ impl Batch<'_> {
 
     fn next_counter(&mut self, key: &str) -> Result<u32> {
         let next: u32 = get_meta(&self.dbs, &self.wtxn, key)?.unwrap_or(0);
-        let bumped = next
-            .checked_add(1)
-            .ok_or_else(|| Error::DataCorruption(format!("{key} overflow")))?;
+        let bumped = next.checked_add(1).ok_or_else(|| Error::DataCorruption(format!("{key} overflow")))?;
         self.dbs.meta.put(&mut self.wtxn, key, &bumped.into())?;
         Ok(next)
     }
@@ -412,20 +334,11 @@ fn file_record(
     status: FileStatus,
     reason: Option<String>,
 ) -> FileRecord {
-    FileRecord {
-        hash,
-        size: file.size,
-        mtime_ns: file.mtime_ns,
-        doc_id,
-        status,
-        reason,
-    }
+    FileRecord { hash, size: file.size, mtime_ns: file.mtime_ns, doc_id, status, reason }
 }
 
 fn file_stem(path: &std::path::Path) -> String {
-    path.file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default()
+    path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
 }
 
 fn kind_name(kind: almirah_extract::FileKind) -> &'static str {
@@ -450,11 +363,7 @@ pub fn slug(s: &str) -> String {
         }
     }
     let trimmed: String = out.trim_matches('-').chars().take(64).collect();
-    if trimmed.is_empty() {
-        "doc".to_string()
-    } else {
-        trimmed
-    }
+    if trimmed.is_empty() { "doc".to_string() } else { trimmed }
 }
 
 #[cfg(test)]

@@ -14,11 +14,7 @@ pub fn corpora() -> PathBuf {
     let path = std::env::var_os("ALMIRAH_CORPORA")
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpora"));
-    assert!(
-        path.is_dir(),
-        "test corpora missing at {} (set ALMIRAH_CORPORA)",
-        path.display()
-    );
+    assert!(path.is_dir(), "test corpora missing at {} (set ALMIRAH_CORPORA)", path.display());
     path
 }
 
@@ -68,7 +64,5 @@ pub fn hash_engine(data: &Path) -> Engine {
 /// Index `roots` with no progress output.
 pub fn index(engine: &Engine, roots: &[&Path]) -> IngestReport {
     let roots: Vec<PathBuf> = roots.iter().map(|p| p.to_path_buf()).collect();
-    engine
-        .index(&roots, &NoProgress, &AtomicBool::new(false))
-        .unwrap()
+    engine.index(&roots, &NoProgress, &AtomicBool::new(false)).unwrap()
 }
