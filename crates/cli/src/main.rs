@@ -86,8 +86,9 @@ pub enum DocsAction {
     },
 }
 
-/// Subcommands.
+/// Subcommands (parsed once, so variant sizes do not matter).
 #[derive(Debug, Subcommand)]
+#[allow(clippy::large_enum_variant)]
 pub enum Command {
     /// Index folders: new and changed files are processed, deleted ones removed.
     Index {

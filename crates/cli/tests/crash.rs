@@ -2,7 +2,7 @@
 //! batch, during the vector update, just before and just after the commit)
 //! and at seeded random moments. After every kill the library opens, a re-run
 //! completes, and the final logical dump equals a clean one-pass index.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
 

@@ -1,7 +1,7 @@
 //! The 50 real PDFs of `pdfs_mixed`: indexing through the real binary (child
 //! process extraction) ends with no crash and the expected status for every
 //! file (`crates/extract/tests/expected-status.tsv`, derived from the MANIFEST).
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
 

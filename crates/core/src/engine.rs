@@ -208,10 +208,10 @@ impl Engine {
         if let Some(id) = dbs.chunk_keys.get(&rtxn, reference)?.filter(|_| !reference.contains("::")) {
             return Ok(id);
         }
-        if let Ok(id) = reference.parse::<u32>() {
-            if dbs.documents.get(&rtxn, &id)?.is_some() {
-                return Ok(id);
-            }
+        if let Ok(id) = reference.parse::<u32>()
+            && dbs.documents.get(&rtxn, &id)?.is_some()
+        {
+            return Ok(id);
         }
         let path = Path::new(reference).canonicalize().map(|p| p.to_string_lossy().into_owned());
         if let Some(id) = path.ok().and_then(|p| dbs.files.get(&rtxn, &p).ok().flatten()).and_then(|r| r.doc_id) {

@@ -25,10 +25,11 @@ fn parse(spec: &str) -> (String, u32) {
 
 /// Mark the named point; kills the process if it is the configured target.
 pub fn hit(name: &str) {
-    if let Some((target, nth)) = target() {
-        if target == name && HITS.fetch_add(1, Ordering::SeqCst) + 1 == *nth {
-            let _ = rustix::process::kill_process(rustix::process::getpid(), rustix::process::Signal::KILL);
-        }
+    if let Some((target, nth)) = target()
+        && target == name
+        && HITS.fetch_add(1, Ordering::SeqCst) + 1 == *nth
+    {
+        let _ = rustix::process::kill_process(rustix::process::getpid(), rustix::process::Signal::KILL);
     }
 }
 

@@ -1,7 +1,7 @@
 //! Audience: a document for `hr-only` never appears for a profile without
 //! that audience — not in hits, not in withheld notes, not in the listing —
 //! over every query of the set, including queries copied from its own text.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
 

@@ -1,11 +1,10 @@
 //! Bad input never loses data: a file that turns unreadable keeps its last
 //! good version searchable and marked; one bad file never stops a batch;
 //! odd encodings are searchable.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
 
-use almirah_core::SearchOptions;
 use almirah_core::store::FileStatus;
 
 fn first_chunk_of(engine: &almirah_core::Engine, path: &std::path::Path) -> (String, String) {
@@ -30,7 +29,7 @@ fn a_pdf_that_turns_unreadable_keeps_its_last_good_version() {
     common::index(&engine, &[docs.path()]);
     let (good_key, good_text) = first_chunk_of(&engine, &target);
     let query: String = good_text.split_whitespace().take(8).collect::<Vec<_>>().join(" ");
-    let before = engine.search(&query, &SearchOptions::default()).unwrap();
+    let before = common::search(&engine, &query);
     assert!(before.hits.iter().any(|h| h.key == good_key), "the PDF must be searchable first");
 
     // Overwrite the PDF with garbage, and add a second broken file to the same batch.
@@ -44,7 +43,7 @@ fn a_pdf_that_turns_unreadable_keeps_its_last_good_version() {
     assert!(report.outcomes.iter().any(|o| o.path.ends_with("travel.md") && o.status == Some(FileStatus::Indexed)));
     assert_eq!(report.failures(), 2);
 
-    let after = engine.search(&query, &SearchOptions::default()).unwrap();
+    let after = common::search(&engine, &query);
     assert!(after.hits.iter().any(|h| h.key == good_key), "the last good version must stay searchable");
     let status = engine.status().unwrap();
     let problem = status.problems.iter().find(|p| p.path.ends_with("circular.pdf")).unwrap();
@@ -70,7 +69,6 @@ fn text_in_legacy_encodings_utf16_and_with_nul_bytes_is_searchable() {
     let report = common::index(&engine, &[docs.path()]);
     let failed: Vec<_> = report.outcomes.iter().filter(|o| o.status != Some(FileStatus::Indexed)).collect();
     assert!(failed.is_empty(), "not indexed: {failed:?}");
-    let opts = SearchOptions { k: 20, ..SearchOptions::default() };
     // A word each file holds, written here in UTF-8 (the fixtures are not).
     let words = [
         ("latin1-cp1252.txt", "congés"),
@@ -83,7 +81,7 @@ fn text_in_legacy_encodings_utf16_and_with_nul_bytes_is_searchable() {
     ];
     for (name, word) in words {
         assert!(names.iter().any(|n| n == name), "fixture {name} missing");
-        let hits = engine.search(word, &opts).unwrap();
+        let hits = common::search(&engine, word);
         let hit = hits.hits.iter().find(|h| h.path.ends_with(name));
         let hit = hit.unwrap_or_else(|| panic!("{name}: no hit for {word:?}"));
         assert!(hit.bm25.is_some(), "{name}: {word:?} must match as a keyword");

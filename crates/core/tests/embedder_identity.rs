@@ -1,11 +1,11 @@
 //! The embedder identity is stored; a different embedder is refused with the
 //! command that fixes it, and `reindex --re-embed` switches over.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
 
 use almirah_core::embed::EmbedderConfig;
-use almirah_core::{Engine, EngineConfig, Error, NoProgress, SearchOptions};
+use almirah_core::{Engine, EngineConfig, Error, NoProgress};
 
 fn engine(data: &std::path::Path, dimensions: usize) -> Engine {
     let mut cfg = EngineConfig::new(data);
@@ -26,14 +26,14 @@ fn a_changed_embedder_is_refused_until_re_embedded() {
         common::index(&e, &[docs.path()]);
     }
     let e = engine(data.path(), 32);
-    let err = e.search("handbook", &SearchOptions::default()).unwrap_err();
+    let err = common::try_search(&e, "handbook").unwrap_err();
     assert!(matches!(err, Error::EmbedderMismatch { .. }));
     assert!(err.to_string().contains("almirah reindex --re-embed"), "{err}");
     let chunks = e.status().unwrap().chunks;
     let report = e.reindex_re_embed(&NoProgress).unwrap();
     assert_eq!(report.chunks, chunks);
     assert_eq!(report.vector_index, 1);
-    let hits = e.search("handbook", &SearchOptions::default()).unwrap();
+    let hits = common::search(&e, "handbook");
     assert!(!hits.hits.is_empty());
     assert_eq!(e.status().unwrap().embedder.unwrap().dimensions, 32);
     assert_eq!(e.dump().unwrap().counts["vectors"], chunks);

@@ -2,7 +2,7 @@
 //! `Obsoletes:` chain, no false versioning in QA paragraphs and handbooks,
 //! disagreeing sources, overrides and audiences. Every test passes an
 //! explicit as-of date.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
 

@@ -1,10 +1,8 @@
 //! Incremental indexing on real handbook pages: unchanged files cost nothing,
 //! an edit re-embeds only the changed chunks, a delete leaves no trace.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
-
-use almirah_core::SearchOptions;
 
 #[test]
 fn reindexing_an_unchanged_folder_extracts_and_embeds_nothing() {
@@ -50,7 +48,7 @@ fn editing_one_section_embeds_only_the_changed_chunks() {
     assert_eq!(report.cache_hits + report.embedded_texts, file_chunks);
     let after = engine.dump().unwrap();
     assert_eq!(after.counts["documents"], before.counts["documents"]);
-    let hits = engine.search("zanzibar quokka", &SearchOptions::default()).unwrap();
+    let hits = common::search(&engine, "zanzibar quokka");
     assert_eq!(hits.hits[0].path, target.to_string_lossy());
 }
 

@@ -71,10 +71,10 @@ pub fn find_dates(text: &str, order: DateOrder) -> Vec<(usize, NaiveDate)> {
 }
 
 fn push(found: &mut Vec<(usize, NaiveDate)>, at: usize, date: Option<NaiveDate>) {
-    if let Some(d) = date {
-        if !found.iter().any(|(a, _)| *a == at) {
-            found.push((at, d));
-        }
+    if let Some(d) = date
+        && !found.iter().any(|(a, _)| *a == at)
+    {
+        found.push((at, d));
     }
 }
 

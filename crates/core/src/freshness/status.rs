@@ -129,10 +129,10 @@ pub fn in_force_from(meta: &DocMeta, start_month: u32) -> Option<NaiveDate> {
 }
 
 fn mark(table: &mut BTreeMap<u32, DocStatus>, target: u32, by: u32) {
-    if let Some(s) = table.get_mut(&target) {
-        if !s.superseded_by.contains(&by) {
-            s.superseded_by.push(by);
-        }
+    if let Some(s) = table.get_mut(&target)
+        && !s.superseded_by.contains(&by)
+    {
+        s.superseded_by.push(by);
     }
 }
 

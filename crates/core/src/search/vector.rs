@@ -47,18 +47,18 @@ pub fn search(
     limit: usize,
     params: VectorParams,
 ) -> Result<(Vec<(u32, f32)>, VectorStrategy)> {
-    if candidates.len() > params.exact_threshold {
-        if let Ok(reader) = arroy::Reader::<Cosine>::open(rtxn, index, dbs.vectors) {
-            let search_k = limit * reader.n_trees().max(1) * params.search_k_factor.max(1);
-            let mut q = reader.nns(limit);
-            q.candidates(candidates);
-            if let Some(k) = NonZeroUsize::new(search_k) {
-                q.search_k(k);
-            }
-            let hits = q.by_vector(rtxn, query)?;
-            let sims = hits.into_iter().map(|(id, d)| (id, 1.0 - 2.0 * d)).collect();
-            return Ok((sims, VectorStrategy::Arroy { search_k }));
+    if candidates.len() > params.exact_threshold
+        && let Ok(reader) = arroy::Reader::<Cosine>::open(rtxn, index, dbs.vectors)
+    {
+        let search_k = limit * reader.n_trees().max(1) * params.search_k_factor.max(1);
+        let mut q = reader.nns(limit);
+        q.candidates(candidates);
+        if let Some(k) = NonZeroUsize::new(search_k) {
+            q.search_k(k);
         }
+        let hits = q.by_vector(rtxn, query)?;
+        let sims = hits.into_iter().map(|(id, d)| (id, 1.0 - 2.0 * d)).collect();
+        return Ok((sims, VectorStrategy::Arroy { search_k }));
     }
     Ok((exact(dbs, rtxn, index, query, candidates, limit)?, VectorStrategy::Exact))
 }

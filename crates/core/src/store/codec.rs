@@ -71,7 +71,7 @@ pub fn vector_to_bytes(vector: &[f32]) -> Vec<u8> {
 
 /// Decode little-endian `f32` bytes; `None` when the length is not a multiple of 4.
 pub fn vector_from_bytes(bytes: &[u8]) -> Option<Vec<f32>> {
-    if bytes.len() % 4 != 0 {
+    if !bytes.len().is_multiple_of(4) {
         return None;
     }
     let floats = bytes.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]));

@@ -251,10 +251,9 @@ fn write_loop(
     let mut batch: Vec<Prepared> = Vec::new();
     let mut batch_chunks = 0usize;
     let mut batch_started = Instant::now();
-    let mut done = 0usize;
-    for item in rx {
+    for (i, item) in rx.into_iter().enumerate() {
         let item = item?;
-        done += 1;
+        let done = i + 1;
         let outcome = outcome_of(&item, store)?;
         report.bytes_processed += item_size(&item);
         progress.on_event(ProgressEvent::FileDone { done, total, path: outcome.path.clone() });

@@ -13,8 +13,10 @@ use crate::error::Result;
 use crate::store::{FileStatus, Store, cache_key, vector_from_bytes};
 use crate::update::IndexParams;
 
-/// A file ready to be written.
+/// A file ready to be written. The variants differ in size by design: the
+/// indexed one carries the document, and they travel one at a time.
 #[derive(Debug)]
+#[allow(clippy::large_enum_variant)]
 pub enum Prepared {
     /// New or changed content, extracted and embedded.
     Indexed {
@@ -135,10 +137,10 @@ fn same_content(
 ) -> Result<Option<Prepared>> {
     let rtxn = store.read_txn()?;
     let key = file.path.to_string_lossy();
-    if let Some(record) = store.dbs().files.get(&rtxn, &key)? {
-        if record.hash == hash {
-            return Ok(Some(Prepared::Touched { file: file.clone(), hash: hash.to_string() }));
-        }
+    if let Some(record) = store.dbs().files.get(&rtxn, &key)?
+        && record.hash == hash
+    {
+        return Ok(Some(Prepared::Touched { file: file.clone(), hash: hash.to_string() }));
     }
     Ok(moves.get(hash).map(|from| Prepared::Moved { file: file.clone(), hash: hash.to_string(), from: from.clone() }))
 }

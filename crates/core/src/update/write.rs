@@ -248,10 +248,10 @@ impl Batch<'_> {
         let Some(old) = self.dbs.files.get(&self.wtxn, from)? else {
             return Ok(());
         };
-        if let Some(replaced) = self.dbs.files.get(&self.wtxn, &path)?.and_then(|r| r.doc_id) {
-            if Some(replaced) != old.doc_id {
-                self.remove_document(replaced)?;
-            }
+        if let Some(replaced) = self.dbs.files.get(&self.wtxn, &path)?.and_then(|r| r.doc_id)
+            && Some(replaced) != old.doc_id
+        {
+            self.remove_document(replaced)?;
         }
         self.dbs.files.delete(&mut self.wtxn, from)?;
         if let Some(mut doc) = old.doc_id.map(|id| self.dbs.documents.get(&self.wtxn, &id)).transpose()?.flatten() {

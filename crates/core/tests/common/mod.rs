@@ -1,6 +1,6 @@
 //! Shared test fixtures: the real corpora, temporary libraries, a fast
 //! deterministic embedder.
-#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -65,4 +65,15 @@ pub fn hash_engine(data: &Path) -> Engine {
 pub fn index(engine: &Engine, roots: &[&Path]) -> IngestReport {
     let roots: Vec<PathBuf> = roots.iter().map(|p| p.to_path_buf()).collect();
     engine.index(&roots, &NoProgress, &AtomicBool::new(false)).unwrap()
+}
+
+/// Gated search as of 2026-11-29 with default options; admissible hits only.
+pub fn try_search(engine: &Engine, query: &str) -> almirah_core::Result<almirah_core::SearchResults> {
+    let as_of = engine.as_of(chrono::NaiveDate::from_ymd_opt(2026, 11, 29), None);
+    Ok(engine.search(query, &almirah_core::SearchOptions::default(), as_of, 0)?.results)
+}
+
+/// [`try_search`], unwrapped.
+pub fn search(engine: &Engine, query: &str) -> almirah_core::SearchResults {
+    try_search(engine, query).unwrap()
 }
