@@ -52,8 +52,9 @@ impl Options {
     /// # Errors
     /// I/O errors.
     pub fn tempdir(&self, prefix: &str) -> Result<TempDir> {
+        let prefix = format!("almirah-bench-{prefix}-");
         let mut b = tempfile::Builder::new();
-        b.prefix(&format!("almirah-bench-{prefix}-"));
+        b.prefix(&prefix);
         Ok(match &self.work_dir {
             Some(dir) => {
                 std::fs::create_dir_all(dir)?;

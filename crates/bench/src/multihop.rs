@@ -160,10 +160,11 @@ fn evaluate(engine: &Engine, ds: &Dataset, mode: SearchMode) -> Result<ModeRecal
     if mode == SearchMode::Vector {
         opts.min_similarity = 0.0; // rank everything: measure the ranker itself
     }
+    let as_of = engine.as_of(None, None);
     let (mut r5, mut r10, mut ms) = (0.0, 0.0, 0.0);
     for (question, gold, _) in &ds.questions {
         let started = Instant::now();
-        let res = engine.search(question, &opts)?;
+        let res = engine.search(question, &opts, as_of, 0)?.results;
         ms += started.elapsed().as_secs_f64() * 1000.0;
         let mut ranked: Vec<usize> = Vec::new();
         for hit in &res.hits {

@@ -229,3 +229,32 @@ fn an_override_changes_status_at_once_and_survives_reindex_and_moves() {
     assert_eq!(docs_by_key(&engine, "2026-11-29")["hostel-rules"].statuses, ["current"]);
     assert!(engine.set_override(id, "session", Some("next year")).is_err());
 }
+
+#[test]
+fn a_sidecar_sets_metadata_with_its_provenance_and_its_edits_reindex() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("mess-menu.md"), "# Mess menu\n\nDinner is served from 7:30 pm.\n").unwrap();
+    std::fs::write(dir.path().join("mess-menu.md.meta.toml"), "session = \"2025-26\"\naudience = [\"students\"]\n")
+        .unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let engine = common::hash_engine(data.path());
+    let first = common::index(&engine, &[dir.path()]);
+    assert_eq!(first.outcomes.len(), 1, "the sidecar is not a document of its own");
+    let mut cfg_students = docs_by_key(&engine, "2026-11-29");
+    assert!(cfg_students.is_empty(), "a students-only document is hidden from a profile without that audience");
+    let mut cfg = almirah_core::EngineConfig::new(data.path());
+    cfg.embedder = almirah_core::embed::EmbedderConfig::Hash { dimensions: 64 };
+    cfg.map_size = 1 << 30;
+    cfg.audiences = vec!["students".into()];
+    drop(engine);
+    let engine = Engine::open(cfg).unwrap();
+    cfg_students = docs_by_key(&engine, "2026-11-29");
+    let doc = &cfg_students["mess-menu@2025-26"];
+    assert_eq!(doc.statuses, ["other-session"]);
+    assert_eq!(doc.meta.session.as_ref().unwrap().source, almirah_core::freshness::Provenance::Sidecar);
+    std::fs::write(dir.path().join("mess-menu.md.meta.toml"), "session = \"2026-27\"\naudience = [\"students\"]\n")
+        .unwrap();
+    let again = common::index(&engine, &[dir.path()]);
+    assert_eq!(again.extract_calls, 1);
+    assert_eq!(docs_by_key(&engine, "2026-11-29")["mess-menu@2026-27"].statuses, ["current"]);
+}
