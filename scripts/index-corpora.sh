@@ -51,15 +51,36 @@ end=$(date +%s)
 echo "index exit code: $code (2 = some files not indexed), $((end - start)) s, embedder $embedder"
 tail -1 "$work/report.txt"
 echo
-"$bin" --config "$work/config.toml" --data-dir "$work/lib" status --json | python3 -c '
-import json, sys
-s = json.load(sys.stdin)
-print(f"documents {s[\"documents\"]}, chunks {s[\"chunks\"]}, disk {s[\"disk_bytes\"]/2**20:.1f} MiB")
+"$bin" --config "$work/config.toml" --data-dir "$work/lib" status --json > "$work/status.json"
+"$bin" --config "$work/config.toml" --data-dir "$work/lib" docs --json --as-of "${AS_OF:-2026-11-29}" > "$work/docs.json"
+python3 - "$work/status.json" "$work/docs.json" <<'PY'
+import collections, json, sys
+s = json.load(open(sys.argv[1]))
+d = json.load(open(sys.argv[2]))
+mib = s["disk_bytes"] / 2**20
+print("documents %d, chunks %d, disk %.1f MiB" % (s["documents"], s["chunks"], mib))
 print("files per status:")
 for k, v in sorted(s["files_by_status"].items()):
-    print(f"  {k:<18} {v}")
+    print("  %-18s %d" % (k, v))
 print("not indexed:")
 for p in s["problems"]:
-    path = p["path"].split("/docs/", 1)[-1]
-    print(f"  {p[\"status\"]:<17} {path}: {p.get(\"reason\") or \"\"}")
-'
+    print("  %-17s %s: %s" % (p["status"], p["path"].split("/docs/", 1)[-1], p.get("reason") or ""))
+print()
+print("documents per freshness status as of %s (session %s):" % (d["as_of"]["date"], d["as_of"]["session"]))
+docs = d["documents"]
+top = collections.Counter(x["statuses"][0] for x in docs)
+for k, v in sorted(top.items()):
+    print("  %-14s %d" % (k, v))
+by_folder = collections.defaultdict(collections.Counter)
+for x in docs:
+    folder = x["path"].split("/docs/", 1)[-1].split("/", 1)[0]
+    by_folder[folder][x["statuses"][0]] += 1
+print("per corpus:")
+for f, c in sorted(by_folder.items()):
+    print("  %-26s %s" % (f, dict(sorted(c.items()))))
+print("withheld outside the versioned corpora (check for wrong inferences):")
+for x in docs:
+    folder = x["path"].split("/docs/", 1)[-1].split("/", 1)[0]
+    if x["statuses"] != ["current"] and folder not in ("versions_18f_travel_leave", "versions_rfc_http"):
+        print("  %s [%s] %s" % (x["key"], ",".join(x["statuses"]), x["reason"]))
+PY
