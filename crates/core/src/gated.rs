@@ -55,7 +55,10 @@ pub fn search(
     let gate = gate::build(dbs, rtxn, as_of, audiences)?;
     let mut results = search::search(dbs, rtxn, embedder, vector_index, query, &gate.admissible, opts)?;
     for hit in &mut results.hits {
-        hit.verdict = "admissible".into();
+        hit.verdict = match gate.unreadable_newer.get(&hit.doc_id) {
+            Some(mark) => format!("admissible; {mark}"),
+            None => "admissible".into(),
+        };
     }
     let mut withheld = Vec::new();
     if withheld_k > 0 && !gate.withheld.is_empty() {
@@ -149,7 +152,7 @@ pub fn documents(dbs: &Databases, rtxn: &RoTxn<'_>, as_of: AsOf, audiences: &[St
             chunks: doc.chunks.len(),
             meta: gate.metas.get(id).cloned().unwrap_or_default(),
             overrides: dbs.overrides.get(rtxn, id)?.unwrap_or_default(),
-            stale_reason: doc.stale_reason,
+            stale_reason: doc.stale_reason.or_else(|| gate.unreadable_newer.get(id).cloned()),
         });
     }
     out.sort_by(|a, b| a.key.cmp(&b.key));

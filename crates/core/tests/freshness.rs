@@ -258,3 +258,20 @@ fn a_sidecar_sets_metadata_with_its_provenance_and_its_edits_reindex() {
     assert_eq!(again.extract_calls, 1);
     assert_eq!(docs_by_key(&engine, "2026-11-29")["mess-menu@2026-27"].statuses, ["current"]);
 }
+
+#[test]
+fn an_unreadable_newer_version_marks_the_old_one_instead_of_hiding() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("canteen-policy-v1.md"), "# Canteen policy\n\nLunch costs Rs 60.\n").unwrap();
+    std::fs::write(dir.path().join("canteen-policy-v2.pdf"), b"%PDF-1.7 truncated upload").unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let engine = common::hash_engine(data.path());
+    common::index(&engine, &[dir.path()]);
+    let docs = docs_by_key(&engine, "2026-11-29");
+    let v1 = &docs["canteen-policy@1"];
+    assert_eq!(v1.statuses, ["current"], "the old version stays searchable");
+    let mark = v1.stale_reason.as_deref().unwrap();
+    assert!(mark.starts_with("a newer version exists but could not be read: canteen-policy-v2.pdf"), "{mark}");
+    let r = engine.search("lunch cost", &SearchOptions::default(), as_of(&engine, "2026-11-29"), 0).unwrap();
+    assert!(r.results.hits[0].verdict.contains("a newer version exists but could not be read"));
+}

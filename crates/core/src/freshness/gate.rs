@@ -27,6 +27,8 @@ pub struct Gate {
     pub statuses: BTreeMap<u32, DocStatus>,
     /// Metadata of every document, overrides applied.
     pub metas: BTreeMap<u32, DocMeta>,
+    /// Documents whose newer version could not be read, with the mark to show.
+    pub unreadable_newer: BTreeMap<u32, String>,
 }
 
 impl Gate {
@@ -73,5 +75,6 @@ pub fn build(dbs: &Databases, rtxn: &RoTxn<'_>, as_of: AsOf, audiences: &[String
             withheld |= chunks;
         }
     }
-    Ok(Gate { as_of, admissible, withheld, statuses, metas })
+    let unreadable_newer = super::unreadable::marks(dbs, rtxn, &metas)?;
+    Ok(Gate { as_of, admissible, withheld, statuses, metas, unreadable_newer })
 }

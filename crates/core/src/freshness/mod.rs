@@ -11,6 +11,7 @@ pub mod references;
 pub mod series;
 pub mod session;
 pub mod status;
+pub mod unreadable;
 
 pub use dates::DateOrder;
 pub use describe::{DescribeInput, FolderSettings, describe};

@@ -1,0 +1,47 @@
+//! "A newer version that fails to parse never silently serves the old one"
+//! (ARCHITECTURE §2): a file that could not be read, whose path puts it in a
+//! document's series with a newer version token, marks that document.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use heed::RoTxn;
+
+use super::dates::DateOrder;
+use super::meta::DocMeta;
+use super::series::{analyse_path, compare_versions};
+use crate::error::Result;
+use crate::store::{Databases, get_meta, meta_keys};
+
+/// Documents with an unreadable newer version, with the mark to show.
+///
+/// # Errors
+/// Storage errors.
+pub fn marks(dbs: &Databases, rtxn: &RoTxn<'_>, metas: &BTreeMap<u32, DocMeta>) -> Result<BTreeMap<u32, String>> {
+    let roots: Vec<String> = get_meta(dbs, rtxn, meta_keys::ROOTS)?.unwrap_or_default();
+    let mut out = BTreeMap::new();
+    for entry in dbs.files.iter(rtxn)? {
+        let (path, record) = entry?;
+        if !record.status.is_failure() || record.doc_id.is_some() {
+            continue;
+        }
+        let Some(root) = roots.iter().filter(|r| Path::new(path).starts_with(r)).max_by_key(|r| r.len()) else {
+            continue;
+        };
+        let rel = Path::new(path).strip_prefix(root).map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
+        let tokens = analyse_path(&rel, DateOrder::DayMonth);
+        if !tokens.had_version_token {
+            continue;
+        }
+        let newer = (tokens.version.as_deref(), tokens.date, tokens.session);
+        let reason = record.reason.clone().unwrap_or_else(|| record.status.as_str().to_string());
+        for (id, meta) in metas {
+            let same_series = meta.versioned && meta.series.as_ref().is_some_and(|s| s.value == tokens.series_key);
+            let older = (meta.version_number.as_deref(), meta.in_force_from(), meta.session.as_ref().map(|s| s.value));
+            if same_series && compare_versions(newer, older) == std::cmp::Ordering::Greater {
+                out.insert(*id, format!("a newer version exists but could not be read: {rel} ({reason})"));
+            }
+        }
+    }
+    Ok(out)
+}
