@@ -65,8 +65,18 @@ impl Options {
     }
 }
 
+/// The 1, 5 and 15 minute load averages (Linux), to judge contention.
+fn loadavg() -> Option<String> {
+    let text = std::fs::read_to_string("/proc/loadavg").ok()?;
+    Some(text.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+}
+
 fn main() -> Result<()> {
     let args = Args::parse();
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()))
+        .with_writer(std::io::stderr)
+        .init();
     const PARTS: [&str; 4] = ["ingest", "latency", "vectors", "multihop"];
     for p in &args.parts {
         if !PARTS.contains(&p.as_str()) {
@@ -91,28 +101,40 @@ fn main() -> Result<()> {
         vectors: None,
         multihop: None,
         errors: Vec::new(),
+        part_seconds: Vec::new(),
+        loadavg_start: loadavg(),
+        loadavg_end: None,
     };
     // A failing part is reported and the others still run.
     let mut errors = Vec::new();
-    let mut keep = |part: &str, r: Result<()>| {
+    let mut part_seconds = Vec::new();
+    let mut keep = |part: &str, t: std::time::Instant, r: Result<()>| {
+        part_seconds.push((part.to_string(), t.elapsed().as_secs_f64()));
         if let Err(e) = r {
             eprintln!("part {part} failed: {e:#}");
             errors.push(format!("{part}: {e:#}"));
         }
     };
+    let now = std::time::Instant::now;
     if wants("ingest") {
-        keep("ingest", ingest::run(&opts).map(|r| rep.ingest = Some(r)));
+        let t = now();
+        keep("ingest", t, ingest::run(&opts).map(|r| rep.ingest = Some(r)));
     }
     if wants("latency") {
-        keep("latency", latency::run(&opts).map(|r| rep.latency = Some(r)));
+        let t = now();
+        keep("latency", t, latency::run(&opts).map(|r| rep.latency = Some(r)));
     }
     if wants("vectors") {
-        keep("vectors", vectors::run(&opts).map(|r| rep.vectors = Some(r)));
+        let t = now();
+        keep("vectors", t, vectors::run(&opts).map(|r| rep.vectors = Some(r)));
     }
     if wants("multihop") {
-        keep("multihop", multihop::run(&opts).map(|r| rep.multihop = Some(r)));
+        let t = now();
+        keep("multihop", t, multihop::run(&opts).map(|r| rep.multihop = Some(r)));
     }
     rep.errors = errors;
+    rep.part_seconds = part_seconds;
+    rep.loadavg_end = loadavg();
     report::print(&rep);
     report::write_json(&rep, &args.out)?;
     println!(

@@ -9,7 +9,7 @@ use serde::Serialize;
 use crate::ingest::{IngestResult, IngestRun};
 use crate::latency::LatencyResult;
 use crate::multihop::DatasetRecall;
-use crate::vectors::{VectorResult, VectorSet};
+use crate::vectors::{CHROMA, VectorResult, VectorSet};
 
 /// Percentiles of per-query times.
 #[derive(Debug, Clone, Serialize)]
@@ -57,33 +57,13 @@ pub struct Report {
     pub multihop: Option<Vec<DatasetRecall>>,
     /// Parts that failed, with their errors.
     pub errors: Vec<String>,
+    /// Wall time of each part, s.
+    pub part_seconds: Vec<(String, f64)>,
+    /// Load averages when the run started (other work on the machine skews figures).
+    pub loadavg_start: Option<String>,
+    /// Load averages when it ended.
+    pub loadavg_end: Option<String>,
 }
-
-/// Chroma 1.5.9 figures from DEPENDENCIES.md: (items, p50 ms, recall@10,
-/// filtered p50 ms, filtered recall@10, insert s, disk MB); where a range
-/// was published the midpoint is used for ratios, and the text shows it.
-const CHROMA: [(usize, f64, f64, f64, f64, f64, f64, &str); 2] = [
-    (
-        10_000,
-        1.5,
-        0.97,
-        13.0,
-        0.99,
-        2.65,
-        30.0,
-        "p50 1.3-1.7 ms (p95 1.6-2.1), recall 0.97; 50% filter p50 12-14 ms, recall 0.99; insert 2.5-2.8 s, disk 30 MB",
-    ),
-    (
-        100_000,
-        1.7,
-        0.81,
-        118.0,
-        0.90,
-        54.5,
-        203.0,
-        "p50 1.7 ms (p95 1.9-2.1), recall 0.81; 50% filter p50 118 ms, recall 0.90; insert 52-57 s, disk 203 MB",
-    ),
-];
 
 fn mib(bytes: u64) -> f64 {
     bytes as f64 / (1024.0 * 1024.0)
@@ -122,12 +102,18 @@ fn print_latency(r: &LatencyResult) {
         r.vocabulary, r.paragraphs_per_file, r.batch_max_chunks
     );
     println!(
-        "  k {}, depth {}, exact scan at <= {} candidates, arroy search_k = k x n_trees x {}",
+        "  gated Engine::search as of today (withheld_k 0), k {}, depth {}, exact scan at <= {} candidates, arroy search_k = k x n_trees x {}",
         r.k, r.depth, r.exact_threshold, r.search_k_factor
+    );
+    println!(
+        "  seeded queries of 3-5 Zipf-drawn words; {} warm-up queries per mode; time box {} s per mode (at least {} queries)",
+        crate::latency::WARMUP,
+        crate::latency::MODE_BUDGET.as_secs(),
+        crate::latency::MIN_QUERIES
     );
     for lib in &r.libraries {
         println!(
-            "  {} chunks ({} files, {:.1} MB text): indexed in {:.1} s ({:.0} chunks/s), disk {:.1} MiB, {} queries of 3-5 words",
+            "  {} chunks ({} files, {:.1} MB text): indexed in {:.1} s ({:.0} chunks/s), disk {:.1} MiB, up to {} queries",
             lib.chunks,
             lib.files,
             lib.text_bytes as f64 / 1e6,
@@ -138,8 +124,14 @@ fn print_latency(r: &LatencyResult) {
         );
         for m in &lib.modes {
             println!(
-                "    {:<7} p50 {:>8.2} ms  p95 {:>8.2} ms  mean {:>8.2} ms  hits {:>4.1}  vector: {}",
-                m.mode, m.latency.p50_ms, m.latency.p95_ms, m.latency.mean_ms, m.mean_hits, m.vector_strategy
+                "    {:<7} p50 {:>8.2} ms  p95 {:>8.2} ms  mean {:>8.2} ms  ({:>3} queries, {:>4.1} hits)  vector: {}",
+                m.mode,
+                m.latency.p50_ms,
+                m.latency.p95_ms,
+                m.latency.mean_ms,
+                m.latency.n,
+                m.mean_hits,
+                m.vector_strategy
             );
         }
     }
@@ -155,27 +147,28 @@ fn print_vector_set(s: &VectorSet) {
         s.max_similarity_error
     );
     println!(
-        "    {:<12} {:<7} {:>9} {:>9} {:>9} {:>10}",
-        "method", "filter", "search_k", "p50 ms", "p95 ms", "recall@10"
+        "    {:<12} {:<7} {:>9} {:>9} {:>9} {:>10} {:>8}",
+        "method", "filter", "search_k", "p50 ms", "p95 ms", "recall@10", "queries"
     );
     for row in &s.rows {
         println!(
-            "    {:<12} {:<7} {:>9} {:>9.3} {:>9.3} {:>10.3}",
+            "    {:<12} {:<7} {:>9} {:>9.3} {:>9.3} {:>10.3} {:>8}",
             row.method,
             if row.filtered { "50%" } else { "none" },
             row.search_k.map_or("-".into(), |k| k.to_string()),
             row.latency.p50_ms,
             row.latency.p95_ms,
-            row.recall_at_10
+            row.recall_at_10,
+            row.latency.n
         );
     }
-    let Some(c) = CHROMA.iter().find(|c| c.0 == s.items) else {
+    let Some(c) = CHROMA.iter().find(|c| c.items == s.items) else {
         return;
     };
-    println!("    Chroma figures from DEPENDENCIES.md, not re-measured here (HNSW M=16, ef 100): {}", c.7);
+    println!("    Chroma figures from DEPENDENCIES.md, not re-measured here (HNSW M=16, ef 100): {}", c.text);
     println!("      ratios below use the midpoint where a range was published");
     for row in &s.rows {
-        let (p50, rec) = if row.filtered { (c.3, c.4) } else { (c.1, c.2) };
+        let (p50, rec) = if row.filtered { (c.filtered_p50_ms, c.filtered_recall) } else { (c.p50_ms, c.recall) };
         println!(
             "      {:<12} {:<5} vs Chroma: {:>6.2}x its p50 ({}), recall {:+.3}",
             row.method,
@@ -187,8 +180,8 @@ fn print_vector_set(s: &VectorSet) {
     }
     println!(
         "      build vs Chroma insert: {:.2}x the time; disk {:.2}x",
-        s.build_s / c.5,
-        (s.disk_bytes as f64 / 1e6) / c.6
+        s.build_s / c.insert_s,
+        (s.disk_bytes as f64 / 1e6) / c.disk_mb
     );
 }
 
@@ -199,6 +192,12 @@ fn print_vectors(r: &VectorResult) {
     );
     println!(
         "  arroy via search::vector::search (search_k = 10 x n_trees x factor); exact via search::vector::exact; 50% filter = even ids"
+    );
+    println!(
+        "  recall vs an in-memory exact cosine top-10; {} warm-up queries per method; time box {} s per method (at least {} queries)",
+        crate::vectors::WARMUP,
+        crate::vectors::METHOD_BUDGET.as_secs(),
+        crate::vectors::MIN_QUERIES
     );
     for s in &r.sets {
         print_vector_set(s);
@@ -245,6 +244,13 @@ pub fn print(r: &Report) {
     for e in &r.errors {
         println!("\nFAILED part {e}");
     }
+    let parts: Vec<String> = r.part_seconds.iter().map(|(p, s)| format!("{p} {:.1} min", s / 60.0)).collect();
+    println!("\nPart times: {}", parts.join(", "));
+    println!(
+        "Load average (1/5/15 min) at start: {}; at end: {}",
+        r.loadavg_start.as_deref().unwrap_or("n/a"),
+        r.loadavg_end.as_deref().unwrap_or("n/a")
+    );
 }
 
 /// Write the report as JSON to `path`, creating its folder.

@@ -208,3 +208,45 @@ pub fn dot(a: &[f32], b: &[f32]) -> f32 {
     }
     acc.iter().sum::<f32>() + tail
 }
+
+/// Best ids first, per query.
+pub type TopK = Vec<Vec<u32>>;
+
+/// Exact top-`k` ids for every query, over all rows `< n` and over the even
+/// rows (the 50% filter), in memory on two threads.
+pub fn ground_truth(data: &Vectors, n: usize, queries: &Vectors, k: usize) -> Result<(TopK, TopK)> {
+    let half = queries.n.div_ceil(2);
+    let work = |range: std::ops::Range<usize>| -> Vec<(Vec<u32>, Vec<u32>)> {
+        range
+            .map(|qi| {
+                let q = queries.row(qi);
+                let mut all: Vec<(f32, u32)> = Vec::with_capacity(k + 1);
+                let mut even: Vec<(f32, u32)> = Vec::with_capacity(k + 1);
+                for i in 0..n {
+                    let s = dot(q, data.row(i));
+                    push_top(&mut all, k, s, i as u32);
+                    if i % 2 == 0 {
+                        push_top(&mut even, k, s, i as u32);
+                    }
+                }
+                (all.iter().map(|h| h.1).collect(), even.iter().map(|h| h.1).collect())
+            })
+            .collect()
+    };
+    let (a, b) = std::thread::scope(|s| {
+        let first = s.spawn(|| work(0..half));
+        let second = work(half..queries.n);
+        (first.join(), second)
+    });
+    let a = a.map_err(|_| anyhow::anyhow!("ground-truth thread panicked"))?;
+    Ok(a.into_iter().chain(b).unzip())
+}
+
+fn push_top(top: &mut Vec<(f32, u32)>, k: usize, score: f32, id: u32) {
+    if top.len() == k && top.last().is_some_and(|l| l.0 >= score) {
+        return;
+    }
+    let pos = top.partition_point(|h| h.0 >= score);
+    top.insert(pos, (score, id));
+    top.truncate(k);
+}

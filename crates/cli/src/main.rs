@@ -135,6 +135,17 @@ pub enum Command {
         #[arg(long)]
         session: Option<String>,
     },
+    /// Answer a question from the documents in force, with citations.
+    Ask {
+        /// The question.
+        question: String,
+        /// Date the answer speaks for (default today, or the session the question names).
+        #[arg(long)]
+        as_of: Option<String>,
+        /// Print the trace: route, searches, hits, withheld chunks, checks, time.
+        #[arg(long)]
+        trace: bool,
+    },
     /// Counts, sizes, problems and the embedder of the library.
     Status,
     /// Rebuild parts of the index.

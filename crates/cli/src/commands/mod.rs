@@ -1,5 +1,6 @@
 //! One module per subcommand; each is a few lines around one `Engine` call.
 
+mod ask;
 mod docs;
 mod index;
 mod search;
@@ -34,6 +35,13 @@ pub fn run(cli: &Cli) -> Result<ExitCode> {
             }
             Some(action) => docs::edit(&engine, action, cli.json),
         },
+        Command::Ask { question, as_of, trace } => {
+            let as_of = match as_of {
+                Some(d) => Some(docs::parse_as_of(&engine, Some(d), None)?),
+                None => None,
+            };
+            ask::run(&engine, question, as_of, *trace, cli.json)
+        }
         Command::Status => status::run(&engine, cli.json),
         Command::Reindex { .. } => status::re_embed(&engine, cli.json),
         Command::Dump => {

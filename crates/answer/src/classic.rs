@@ -1,0 +1,274 @@
+//! The classic path (ARCHITECTURE §5): route, one search through the gate, a
+//! cut-off, a drafted answer, then verified citations and the numeric check
+//! (regenerate once on failure, then drop the claim and say so). Out-of-date
+//! chunks never reach the model: only admitted hits become evidence.
+
+use std::time::Instant;
+
+use almirah_core::Engine;
+use almirah_core::freshness::AsOf;
+use almirah_core::gated::GatedResults;
+use chrono::NaiveDate;
+use serde::{Deserialize, Serialize};
+
+use crate::evidence::Evidence;
+use crate::model::{ChatModel, Draft};
+use crate::router::{self, RouteLabel};
+use crate::trace::{Step, StopReason, Trace, TraceHit};
+
+/// The exact abstention sentence.
+pub const ABSTAIN: &str = "I could not find this in the documents.";
+/// Evidence chunks passed to the model.
+pub const EVIDENCE_K: usize = 6;
+
+/// A citation in the answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Citation {
+    /// Chunk key.
+    pub key: String,
+    /// Document title.
+    pub title: String,
+    /// Source path.
+    pub path: String,
+    /// Pages.
+    pub pages: Option<(u32, u32)>,
+    /// Gate status at the answer's as-of (always `current`).
+    pub status: String,
+}
+
+/// An answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Answer {
+    /// The question.
+    pub question: String,
+    /// The answer text with `[key]` citations.
+    pub text: String,
+    /// Citations, in order of first use.
+    pub citations: Vec<Citation>,
+    /// Notes on withheld chunks: "circular-09@2024-25: superseded by …".
+    pub withheld: Vec<String>,
+    /// When the answer speaks for.
+    pub as_of: AsOf,
+    /// Router label.
+    pub route: String,
+    /// Whether the answer is the abstention.
+    pub abstained: bool,
+    /// The trace.
+    pub trace: Trace,
+}
+
+/// Where status lines go ("Searching circulars…").
+pub trait Status {
+    /// Show one short line.
+    fn line(&self, text: &str);
+}
+
+impl<F: Fn(&str)> Status for F {
+    fn line(&self, text: &str) {
+        self(text)
+    }
+}
+
+/// Answer `question` as of `today` (the real date, or the `--as-of` flag).
+/// The as-of date and session are set in code: today, or, when the router
+/// finds a past session or date in the question, that time (ARCHITECTURE §2).
+///
+/// # Errors
+/// Storage and embedder errors.
+pub fn ask(
+    engine: &Engine,
+    model: &dyn ChatModel,
+    question: &str,
+    today: NaiveDate,
+    status: &dyn Status,
+) -> almirah_core::Result<Answer> {
+    let started = Instant::now();
+    let route = router::route(question, today, engine.config().session_start_month);
+    let mut trace =
+        Trace { steps: Vec::new(), stop_reason: StopReason::Answered, total_ms: 0.0, model_calls: 0, tool_calls: 0 };
+    let label = serde_json::to_value(route.label).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default();
+    trace.steps.push(Step::Route { label: label.clone(), reason: route.reason.clone() });
+    let month = engine.config().session_start_month;
+    let as_of = match (route.session, route.as_of) {
+        (Some(session), _) => AsOf::for_session(session, today, month),
+        (None, Some(date)) => AsOf { historical: true, ..AsOf::at(date, None, month) },
+        (None, None) => AsOf::at(today, engine.config().session_override, month),
+    };
+    if route.label == RouteLabel::ChitChat {
+        trace.stop_reason = StopReason::ChitChat;
+        trace.total_ms = started.elapsed().as_secs_f64() * 1000.0;
+        let text = router::chit_chat_reply(question);
+        return Ok(Answer {
+            question: question.into(),
+            text,
+            citations: Vec::new(),
+            withheld: Vec::new(),
+            as_of,
+            route: label,
+            abstained: false,
+            trace,
+        });
+    }
+    status.line("Searching the documents…");
+    let results = search(engine, question, as_of, &mut trace)?;
+    let evidence: Vec<Evidence> = results.results.hits.iter().take(EVIDENCE_K).map(Evidence::from).collect();
+    status.line("Reading the evidence…");
+    let draft = draft_and_verify(model, question, &evidence, &mut trace);
+    let mut answer = compose(question, &draft, &evidence, &results, as_of, label, trace);
+    if answer.citations.is_empty() {
+        answer.text = only_withheld_message(model, question, &results, as_of).unwrap_or_else(|| ABSTAIN.to_string());
+        answer.abstained = answer.text == ABSTAIN;
+        answer.trace.stop_reason = if answer.abstained { StopReason::Abstained } else { StopReason::OnlyWithheld };
+    }
+    answer.trace.total_ms = started.elapsed().as_secs_f64() * 1000.0;
+    Ok(answer)
+}
+
+fn search(engine: &Engine, query: &str, as_of: AsOf, trace: &mut Trace) -> almirah_core::Result<GatedResults> {
+    let opts = almirah_core::SearchOptions { k: EVIDENCE_K + 2, ..engine.config().search };
+    let results = engine.search(query, &opts, as_of, engine.config().withheld_notes)?;
+    trace.tool_calls += 1;
+    let hits = results
+        .results
+        .hits
+        .iter()
+        .map(|h| TraceHit { key: h.key.clone(), score: h.score, verdict: "admitted".into() })
+        .collect();
+    let withheld = results
+        .withheld
+        .iter()
+        .map(|w| TraceHit { key: w.hit.key.clone(), score: w.hit.score, verdict: format!("withheld: {}", w.reason) })
+        .collect();
+    trace.steps.push(Step::Search {
+        query: query.to_string(),
+        as_of: as_of.date.to_string(),
+        session: as_of.session.to_string(),
+        hits,
+        withheld,
+        ms: results.results.elapsed_ms,
+    });
+    Ok(results)
+}
+
+fn call_model(
+    model: &dyn ChatModel,
+    question: &str,
+    evidence: &[Evidence],
+    note: Option<&str>,
+    trace: &mut Trace,
+) -> Draft {
+    let started = Instant::now();
+    let draft = model.answer(question, evidence, note).unwrap_or_default();
+    trace.model_calls += 1;
+    trace.steps.push(Step::Model {
+        model: model.id(),
+        sentences: draft.sentences.len(),
+        input_tokens: draft.usage.input_tokens,
+        output_tokens: draft.usage.output_tokens,
+        ms: started.elapsed().as_secs_f64() * 1000.0,
+    });
+    draft
+}
+
+/// Draft, check every sentence, regenerate once if any fails, then drop
+/// the sentences that still fail.
+fn draft_and_verify(model: &dyn ChatModel, question: &str, evidence: &[Evidence], trace: &mut Trace) -> Draft {
+    let first = call_model(model, question, evidence, None, trace);
+    let failures = crate::verify::failures(&first, evidence, question);
+    if failures.is_empty() {
+        crate::verify::record(&first, evidence, question, trace);
+        return first;
+    }
+    let note = failures.join("; ");
+    let second = call_model(model, question, evidence, Some(&note), trace);
+    crate::verify::record(&second, evidence, question, trace);
+    crate::verify::keep_verified(second, evidence, question)
+}
+
+fn compose(
+    question: &str,
+    draft: &Draft,
+    evidence: &[Evidence],
+    results: &GatedResults,
+    as_of: AsOf,
+    route: String,
+    trace: Trace,
+) -> Answer {
+    let mut text = Vec::new();
+    let mut citations: Vec<Citation> = Vec::new();
+    for (sentence, keys) in &draft.sentences {
+        let marks: String = keys.iter().map(|k| format!(" [{k}]")).collect();
+        text.push(format!("{}{marks}", sentence.trim()));
+        for k in keys {
+            if citations.iter().any(|c| &c.key == k) {
+                continue;
+            }
+            if let Some(ev) = evidence.iter().find(|e| &e.key == k) {
+                citations.push(Citation {
+                    key: k.clone(),
+                    title: ev.title.clone(),
+                    path: ev.path.clone(),
+                    pages: ev.pages,
+                    status: "current".into(),
+                });
+            }
+        }
+    }
+    if draft.dropped > 0 {
+        text.push(format!(
+            "({} claim(s) could not be verified against the documents and were left out.)",
+            draft.dropped
+        ));
+    }
+    let mut body = text.join(" ");
+    if as_of.historical && !citations.is_empty() {
+        body = format!("As of {} (session {}): {body}", as_of.date, as_of.session);
+    }
+    Answer {
+        question: question.into(),
+        text: body,
+        citations,
+        withheld: withheld_notes(results),
+        as_of,
+        route,
+        abstained: false,
+        trace,
+    }
+}
+
+/// One note per withheld document that bears on the question (as relevant
+/// as the admitted evidence by keywords or by meaning):
+/// "circular-09@2024-25: superseded by …".
+pub fn withheld_notes(results: &GatedResults) -> Vec<String> {
+    let hits = &results.results.hits;
+    let top_bm25 = hits.iter().filter_map(|h| h.bm25.map(|r| r.score)).fold(0.0f32, f32::max);
+    let top_cos = hits.iter().filter_map(|h| h.vector.map(|r| r.score)).fold(0.0f32, f32::max);
+    let relevant = |w: &&almirah_core::gated::WithheldHit| {
+        hits.is_empty()
+            || w.hit.bm25.is_some_and(|r| r.score >= 0.6 * top_bm25)
+            || w.hit.vector.is_some_and(|r| r.score >= top_cos - 0.05)
+    };
+    let mut notes: Vec<String> = Vec::new();
+    for w in results.withheld.iter().filter(relevant) {
+        let doc = w.hit.key.split("::").next().unwrap_or(&w.hit.key);
+        let note = format!("{doc}: {}", w.reason);
+        if !notes.contains(&note) {
+            notes.push(note);
+        }
+    }
+    notes
+}
+
+/// "Only the 2025-26 <title> covers this; no 2026-27 version was found."
+/// when the model would answer from withheld evidence alone.
+fn only_withheld_message(model: &dyn ChatModel, question: &str, results: &GatedResults, as_of: AsOf) -> Option<String> {
+    let withheld: Vec<Evidence> = results.withheld.iter().map(|w| Evidence::from(&w.hit)).collect();
+    let draft = model.answer(question, &withheld, None).ok()?;
+    let key = draft.sentences.first()?.1.first()?;
+    let w = results.withheld.iter().find(|w| &w.hit.key == key)?;
+    let session = w.reason.split("other session ").nth(1).and_then(|s| s.split_whitespace().next());
+    Some(match session {
+        Some(s) => format!("Only the {s} {} covers this; no {} version was found.", w.hit.title, as_of.session),
+        None => format!("Only {} covers this, and it is not in force ({}).", w.hit.title, w.reason),
+    })
+}

@@ -1,0 +1,38 @@
+//! Evidence: chunks that were retrieved and admitted by the gate, as the
+//! answerer sees them.
+
+use almirah_core::Hit;
+use serde::{Deserialize, Serialize};
+
+/// One admitted chunk.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Evidence {
+    /// Chunk key, cited as `[key]`.
+    pub key: String,
+    /// Document title.
+    pub title: String,
+    /// Source path.
+    pub path: String,
+    /// Pages, for PDFs.
+    pub pages: Option<(u32, u32)>,
+    /// Headings above the chunk.
+    pub heading_path: Vec<String>,
+    /// The chunk text.
+    pub text: String,
+    /// Fused retrieval score.
+    pub score: f32,
+}
+
+impl From<&Hit> for Evidence {
+    fn from(h: &Hit) -> Self {
+        Self {
+            key: h.key.clone(),
+            title: h.title.clone(),
+            path: h.path.clone(),
+            pages: h.pages,
+            heading_path: h.heading_path.clone(),
+            text: h.text.clone(),
+            score: h.score,
+        }
+    }
+}

@@ -1,0 +1,24 @@
+//! Almirah's answering layer (ARCHITECTURE §5).
+//!
+//! - [`router`] decides, in code, what kind of question arrived: chit-chat,
+//!   simple, multi-part, multi-hop or historical (which sets the as-of date
+//!   and session, §2).
+//! - [`classic`] is the classic path: one search through the freshness gate,
+//!   a cut-off, a drafted answer, verified citations, the trace.
+//! - [`model`] is the `ChatModel` trait; [`builtin`] the offline,
+//!   deterministic, extractive model every other model is measured against.
+//! - [`citations`] splits an answer into sentences with their `[chunk-key]`
+//!   citations; [`numeric`] checks that every number, amount or date in a
+//!   cited sentence comes from its cited chunks or from the question;
+//!   [`verify`] applies both.
+//! - [`trace`] records every step as structured data.
+
+pub mod builtin;
+pub mod citations;
+pub mod classic;
+pub mod evidence;
+pub mod model;
+pub mod numeric;
+pub mod router;
+pub mod trace;
+pub mod verify;

@@ -1,0 +1,130 @@
+//! The `ChatModel` trait: messages, tools and structured output, and the
+//! typed errors every back-end returns. The builtin model implements it
+//! without a network; HTTP back-ends (OpenAI-compatible, Gemini) come next.
+
+use serde::{Deserialize, Serialize};
+
+use crate::evidence::Evidence;
+
+/// Who wrote a message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// Instructions.
+    System,
+    /// The user.
+    User,
+    /// The model.
+    Assistant,
+    /// A tool result.
+    Tool,
+}
+
+/// One chat message.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Message {
+    /// Author.
+    pub role: Role,
+    /// Text.
+    pub content: String,
+}
+
+/// A tool the model may call (JSON-schema parameters).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolSpec {
+    /// Name.
+    pub name: String,
+    /// What it does.
+    pub description: String,
+    /// JSON schema of the arguments.
+    pub parameters: serde_json::Value,
+}
+
+/// A tool call requested by the model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolCall {
+    /// Tool name.
+    pub name: String,
+    /// Arguments.
+    pub arguments: serde_json::Value,
+}
+
+/// A request.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ChatRequest {
+    /// Conversation so far.
+    pub messages: Vec<Message>,
+    /// Tools offered (empty: answer without tools).
+    pub tools: Vec<ToolSpec>,
+    /// JSON schema the reply must follow (structured output), if any.
+    pub response_schema: Option<serde_json::Value>,
+}
+
+/// Token counts of one call.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Usage {
+    /// Prompt tokens.
+    pub input_tokens: u64,
+    /// Completion tokens.
+    pub output_tokens: u64,
+}
+
+/// A reply.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ChatResponse {
+    /// Text.
+    pub content: String,
+    /// Tool calls requested.
+    pub tool_calls: Vec<ToolCall>,
+    /// Tokens used.
+    pub usage: Usage,
+}
+
+/// Errors of a chat model.
+#[derive(Debug, thiserror::Error)]
+pub enum ModelError {
+    /// The model cannot do this (e.g. free chat on the builtin model).
+    #[error("{model} does not support {what}")]
+    Unsupported {
+        /// Model id.
+        model: String,
+        /// What was asked.
+        what: String,
+    },
+    /// The provider could not be reached or kept failing.
+    #[error("model provider unavailable: {0}")]
+    Unavailable(String),
+    /// The reply could not be used.
+    #[error("model reply unusable: {0}")]
+    BadReply(String),
+}
+
+/// A drafted answer: sentences, each with the evidence keys it cites.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Draft {
+    /// Answer sentences in order, each `(text, cited chunk keys)`.
+    pub sentences: Vec<(String, Vec<String>)>,
+    /// Tokens used.
+    pub usage: Usage,
+    /// Sentences dropped because they failed verification twice.
+    pub dropped: usize,
+}
+
+/// A chat model. `answer` drafts a cited answer from admitted evidence.
+pub trait ChatModel: Send + Sync {
+    /// `builtin`, `openai:…`, `gemini:…`.
+    fn id(&self) -> String;
+
+    /// One chat call.
+    ///
+    /// # Errors
+    /// [`ModelError`].
+    fn chat(&self, request: &ChatRequest) -> Result<ChatResponse, ModelError>;
+
+    /// Draft an answer to `question` from `evidence` (admitted chunks only).
+    /// `retry_note` is set on the regeneration after a failed check.
+    ///
+    /// # Errors
+    /// [`ModelError`].
+    fn answer(&self, question: &str, evidence: &[Evidence], retry_note: Option<&str>) -> Result<Draft, ModelError>;
+}

@@ -1,0 +1,122 @@
+//! Multi-part questions: several questions in one message, split on their
+//! question marks and conjunctions.
+//!
+//! Rules:
+//! - Split after every `?` or `;` that has more text after it.
+//! - Split on `and`, `and also`, `also`, `plus`, `aur` (Hinglish) only when the
+//!   right side starts a **new clause**: a wh-word (what, how, who, where, when,
+//!   which, why; kya, kitna, kab, kahan, kaun), an auxiliary (is, are, was,
+//!   can, do, does, will, should, …), or a pronoun followed by an auxiliary
+//!   or "also"/"want"/"need" ("and I also want…"). Noun phrases such as
+//!   "terms and conditions", "travel and expense policy" and "leave and
+//!   attendance" are never split.
+//! - Split on a bare comma only when both sides start with a wh-word or an
+//!   auxiliary ("What is the DA, what is the hotel cap?").
+//! - An elliptical part ("And the hotel cap?") borrows the opening of the
+//!   part before it ("How much is"), or else becomes "What about …?".
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::re;
+
+const WH: &str = r"what|how|who|whom|whose|where|when|which|why|kya|kitna|kitne|kitni|kab|kahan|kaun|kaise";
+const AUX: &str = r"is|are|was|were|am|can|could|do|does|did|will|would|should|shall|may|might|must|has|have|had";
+
+static CONJUNCTION: LazyLock<Regex> = LazyLock::new(|| re(r"(?i),?\s+(?:and\s+also|and|also|plus|aur)\s+|,\s+"));
+static NEW_CLAUSE: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(r"(?i)^(?:(?:{WH}|{AUX})\b|(?:i|we|you|they|he|she|it|there)\s+(?:also|want|need|{AUX})\b)"))
+});
+static QUESTION_START: LazyLock<Regex> = LazyLock::new(|| re(&format!(r"(?i)^(?:{WH}|{AUX})\b")));
+static LEADING_CONJUNCTION: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)^(?:and\s+also|and|also|plus|aur|but|then)\b[\s,]*"));
+static FRAME: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)^((?:how\s+(?:much|many|long|often)|what|who|where|when|which)\b(?:\s+\w+){0,2}?\s+(?:is|are|was|were)\b)")
+});
+
+/// A question split into its parts, with the words that joined them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Split {
+    /// The parts, each a self-contained question.
+    pub parts: Vec<String>,
+    /// What joined the parts ("'?'", "'and'").
+    pub joiners: Vec<String>,
+}
+
+/// Split `question` into its parts (one part when it is a single question).
+pub(super) fn split(question: &str) -> Split {
+    let mut raw: Vec<String> = Vec::new();
+    let mut joiners = Vec::new();
+    for (i, sentence) in sentences(question).into_iter().enumerate() {
+        if i > 0 {
+            joiners.push("'?'".to_string());
+        }
+        let (clauses, words) = clauses(sentence);
+        joiners.extend(words);
+        raw.extend(clauses);
+    }
+    let mut parts: Vec<String> = Vec::new();
+    for part in raw {
+        let previous = parts.last().map(String::as_str);
+        parts.push(self_contained(&part, previous));
+    }
+    Split { parts, joiners }
+}
+
+/// `question` cut after each `?` or `;` that has text after it.
+fn sentences(question: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, c) in question.char_indices() {
+        if matches!(c, '?' | ';') && !question[i + 1..].trim().is_empty() {
+            out.push(&question[start..=i]);
+            start = i + 1;
+        }
+    }
+    out.push(&question[start..]);
+    out.into_iter().map(str::trim).filter(|s| !s.trim_matches(['?', ';', ' ']).is_empty()).collect()
+}
+
+/// A sentence cut at conjunctions that start a new clause, with the joiners.
+fn clauses(sentence: &str) -> (Vec<String>, Vec<String>) {
+    let mut parts = Vec::new();
+    let mut joiners = Vec::new();
+    let mut start = 0;
+    for m in CONJUNCTION.find_iter(sentence) {
+        let left = sentence[start..m.start()].trim();
+        let right = &sentence[m.end()..];
+        let word = m.as_str().trim_matches([',', ' ']).to_lowercase();
+        let comma_only = word.is_empty();
+        let splits = if comma_only {
+            QUESTION_START.is_match(right) && QUESTION_START.is_match(left)
+        } else {
+            NEW_CLAUSE.is_match(right)
+        };
+        if splits && left.split_whitespace().count() >= 2 {
+            parts.push(left.to_string());
+            joiners.push(if comma_only { "','".to_string() } else { format!("'{word}'") });
+            start = m.end();
+        }
+    }
+    parts.push(sentence[start..].trim().to_string());
+    (parts, joiners)
+}
+
+/// `part` as a question that stands alone: no leading conjunction, a capital
+/// first letter, a question mark, and the opening of `previous` when it is
+/// only a noun phrase.
+fn self_contained(part: &str, previous: Option<&str>) -> String {
+    let body = LEADING_CONJUNCTION.replace(part.trim(), "");
+    let body = body.trim().trim_end_matches(['?', ';', '.', ',']).trim();
+    let body = match previous {
+        Some(prev) if !NEW_CLAUSE.is_match(body) => match FRAME.captures(prev) {
+            Some(frame) => format!("{} {body}", &frame[1]),
+            None => format!("What about {body}"),
+        },
+        _ => body.to_string(),
+    };
+    let mut chars = body.chars();
+    let capital = chars.next().map(|c| c.to_uppercase().chain(chars).collect::<String>()).unwrap_or_default();
+    format!("{capital}?")
+}

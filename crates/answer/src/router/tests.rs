@@ -1,0 +1,241 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+use super::*;
+
+fn d(y: i32, m: u32, day: u32) -> NaiveDate {
+    NaiveDate::from_ymd_opt(y, m, day).unwrap()
+}
+
+fn today() -> NaiveDate {
+    d(2026, 11, 29)
+}
+
+fn at(question: &str) -> Route {
+    route(question, today(), 7)
+}
+
+fn session(label: &str) -> Option<Session> {
+    Session::parse(label)
+}
+
+#[test]
+fn chit_chat_in_english_and_hinglish() {
+    for q in [
+        "thank you",
+        "Thanks a lot!",
+        "hi",
+        "Hello",
+        "namaste",
+        "shukriya",
+        "dhanyavaad ji",
+        "kaise ho?",
+        "theek hai",
+        "ok thanks",
+        "help",
+        "What can you do?",
+        "who are you",
+        "bye",
+        "good morning",
+        "how are you?",
+    ] {
+        let r = at(q);
+        assert_eq!(r.label, RouteLabel::ChitChat, "{q}: {}", r.reason);
+        assert!(r.parts.is_empty() && r.as_of.is_none());
+    }
+    assert!(at("thank you").reason.contains("thanks"));
+}
+
+#[test]
+fn policy_words_make_it_a_question() {
+    for q in [
+        "thanks, and how many days of leave do I get?",
+        "leave kitne din ki milti hai?",
+        "Hi, what is the hostel fee?",
+        "help with leave",
+    ] {
+        assert_eq!(at(q).label, RouteLabel::Simple, "{q}");
+    }
+}
+
+#[test]
+fn chit_chat_replies_are_short_and_in_kind() {
+    assert!(chit_chat_reply("thank you").starts_with("You're welcome"));
+    assert!(chit_chat_reply("shukriya").starts_with("Aapka swagat hai"));
+    assert!(chit_chat_reply("namaste").starts_with("Namaste"));
+    assert!(chit_chat_reply("kaise ho").starts_with("Main theek hoon"));
+    assert!(chit_chat_reply("what can you do").contains("citations"));
+    assert!(chit_chat_reply("bye").starts_with("Goodbye"));
+    assert!(chit_chat_reply("hi").len() < 120);
+}
+
+#[test]
+fn simple_questions() {
+    let q = "How many days of earned leave do I get per year?";
+    let r = at(q);
+    assert_eq!(r.label, RouteLabel::Simple);
+    assert_eq!(r.parts, vec![q]);
+    assert_eq!((r.session, r.as_of), (None, None));
+    for q in [
+        "What are the terms and conditions of the travel and expense policy?",
+        "How does leave and attendance tracking work?",
+        "Who is the head of HR?",
+        "Who leads Project Kestrel?",
+        "Who is the person who leads Project Kestrel?",
+        "Which form is the one that I need for leave?",
+        "What does RFC 7230 say about message framing?",
+        "Can I claim Rs 2000 for a taxi?",
+        "What is the allowance for 2000 km of travel?",
+        "Where is the registrar's office?",
+    ] {
+        let r = at(q);
+        assert_eq!(r.label, RouteLabel::Simple, "{q}: {}", r.reason);
+        assert_eq!(r.as_of, None, "{q}");
+    }
+}
+
+#[test]
+fn a_past_session_is_historical() {
+    let r = at("What was the hostel fee for scholarship holders in 2024-25?");
+    assert_eq!(r.label, RouteLabel::Historical, "{}", r.reason);
+    assert_eq!(r.session, session("2024-25"));
+    assert_eq!(r.as_of, Some(d(2025, 6, 30)));
+    assert!(r.reason.contains("2024-25"), "{}", r.reason);
+    for (q, s, as_of) in [
+        ("What was the DA for 2023/24?", "2023-24", d(2024, 6, 30)),
+        ("What was the leave rule during the 2024-25 session?", "2024-25", d(2025, 6, 30)),
+        ("What was last year's hostel fee?", "2025-26", d(2026, 6, 30)),
+        ("What did the previous session's circular say about fees?", "2025-26", d(2026, 6, 30)),
+        ("What was the tuition fee in FY 2024-25?", "2024-25", d(2025, 6, 30)),
+    ] {
+        let r = at(q);
+        assert_eq!(r.label, RouteLabel::Historical, "{q}: {}", r.reason);
+        assert_eq!((r.session, r.as_of), (session(s), Some(as_of)), "{q}");
+    }
+}
+
+#[test]
+fn the_session_end_follows_the_start_month() {
+    let r = route("What was the fee in 2025-26?", today(), 4);
+    assert_eq!(r.as_of, Some(d(2026, 3, 31)));
+    let r = route("What was the fee in 2025-26?", d(2026, 5, 1), 7);
+    assert_eq!(r.label, RouteLabel::Simple, "2025-26 is the current session on 1 May 2026");
+    assert_eq!(r.as_of, None);
+}
+
+#[test]
+fn the_current_or_a_future_session_is_not_historical() {
+    let r = at("What is the hostel fee in 2026-27?");
+    assert_eq!(r.label, RouteLabel::Simple);
+    assert_eq!((r.session, r.as_of), (None, None));
+    assert!(r.reason.contains("current session 2026-27"), "{}", r.reason);
+    let r = at("What will the fee be for 2027-28?");
+    assert_eq!(r.label, RouteLabel::Simple);
+    assert!(r.reason.contains("future"), "{}", r.reason);
+}
+
+#[test]
+fn past_dates_months_and_years_are_historical() {
+    for (q, as_of) in [
+        ("What was the travel policy as of 1 March 2024?", d(2024, 3, 1)),
+        ("What was the travel policy as of 01.03.2024?", d(2024, 3, 1)),
+        ("What was the DA in March 2024?", d(2024, 3, 31)),
+        ("What was the hotel cap before April 2025?", d(2025, 3, 31)),
+        ("What was the DA rate in 2024?", d(2024, 12, 31)),
+    ] {
+        let r = at(q);
+        assert_eq!(r.label, RouteLabel::Historical, "{q}: {}", r.reason);
+        assert_eq!((r.session, r.as_of), (None, Some(as_of)), "{q}");
+    }
+    assert_eq!(at("What is the hostel fee in 2026?").label, RouteLabel::Simple);
+    assert_eq!(at("What is the rule from 1 December 2026?").as_of, None);
+}
+
+#[test]
+fn years_inside_names_do_not_trigger() {
+    for q in [
+        "Who won the 2001–02 Football League season?",
+        "What happened in the 2001–02 Football League season?",
+        "What does Circular-09-2024-25 say?",
+        "Summarise RFC 2616.",
+    ] {
+        let r = at(q);
+        assert!(!r.is_historical(), "{q}: {}", r.reason);
+    }
+}
+
+#[test]
+fn multi_part_questions_are_split() {
+    let r = at("What is the MTech fee and what is the scholarship rule?");
+    assert_eq!(r.label, RouteLabel::MultiPart);
+    assert_eq!(r.parts, vec!["What is the MTech fee?", "What is the scholarship rule?"]);
+    assert_eq!(r.reason, "contains 2 questions joined by 'and'");
+    let r = at("How much is the DA? And the hotel cap?");
+    assert_eq!(r.label, RouteLabel::MultiPart);
+    assert_eq!(r.parts, vec!["How much is the DA?", "How much is the hotel cap?"]);
+    assert!(r.reason.contains("'?'"), "{}", r.reason);
+    let r = at("How much leave can I take, and can I carry it forward?");
+    assert_eq!(r.parts, vec!["How much leave can I take?", "Can I carry it forward?"]);
+    let r = at("What is the DA, what is the hotel cap?");
+    assert_eq!(r.parts.len(), 2);
+    let r = at("How many days of leave do I get? And sick leave?");
+    assert_eq!(r.parts[1], "What about sick leave?");
+}
+
+#[test]
+fn a_historical_multi_part_question_keeps_its_as_of() {
+    let r = at("What was the hostel fee in 2024-25 and what is it now?");
+    assert_eq!(r.label, RouteLabel::MultiPart);
+    assert!(r.is_historical());
+    assert_eq!(r.session, session("2024-25"));
+    assert!(r.reason.starts_with("historical"), "{}", r.reason);
+}
+
+#[test]
+fn kestrel_is_multi_hop_with_its_hops() {
+    let r = at("Who manages the person who leads Project Kestrel, and where is that manager's office?");
+    assert_eq!(r.label, RouteLabel::MultiHop, "{}", r.reason);
+    assert_eq!(r.parts, vec!["Who leads Project Kestrel?", "Who manages <answer 1>?", "Where is <answer 2>'s office?"]);
+    assert!(r.reason.contains("relative clause 'the person who leads Project Kestrel'"), "{}", r.reason);
+    assert!(r.reason.contains("refers back ('that manager')"), "{}", r.reason);
+}
+
+#[test]
+fn other_multi_hop_patterns() {
+    for (q, hops) in [
+        (
+            "Where is the office of the manager of Project Kestrel?",
+            vec!["Who is the manager of Project Kestrel?", "Where is the office of <answer 1>?"],
+        ),
+        (
+            "Who does the leader of Project Kestrel report to?",
+            vec!["Who is the leader of Project Kestrel?", "Who does <answer 1> report to?"],
+        ),
+        (
+            "Where is Project Kestrel's lead's manager's office?",
+            vec![
+                "Who is the lead of Project Kestrel?",
+                "Who is the manager of <answer 1>?",
+                "Where is <answer 2>'s office?",
+            ],
+        ),
+        (
+            "Who leads Project Kestrel and where is his office?",
+            vec!["Who leads Project Kestrel?", "Where is <answer 1>'s office?"],
+        ),
+        ("Who is the manager of the head of HR?", vec!["Who is the head of HR?", "Who is the manager of <answer 1>?"]),
+    ] {
+        let r = at(q);
+        assert_eq!(r.label, RouteLabel::MultiHop, "{q}: {}", r.reason);
+        assert_eq!(r.parts, hops, "{q}");
+    }
+}
+
+#[test]
+fn labels_serialise_in_kebab_case() {
+    assert_eq!(serde_json::to_string(&RouteLabel::ChitChat).unwrap(), "\"chit-chat\"");
+    assert_eq!(serde_json::to_string(&RouteLabel::MultiHop).unwrap(), "\"multi-hop\"");
+    let r = at("What was the hostel fee for scholarship holders in 2024-25?");
+    let json = serde_json::to_value(&r).unwrap();
+    assert_eq!(json["label"], "historical");
+    assert_eq!(json["session"], "2024-25");
+    assert_eq!(json["as_of"], "2025-06-30");
+}

@@ -1,0 +1,48 @@
+//! `almirah ask "<question>" [--as-of DATE] [--trace] [--json]`
+
+use std::process::ExitCode;
+
+use almirah_answer::builtin::BuiltinModel;
+use almirah_answer::classic::{self, Answer};
+use almirah_core::Engine;
+use almirah_core::freshness::AsOf;
+use anyhow::Result;
+
+/// Answer one question; status lines go to stderr while it works.
+pub fn run(engine: &Engine, question: &str, as_of: Option<AsOf>, trace: bool, json: bool) -> Result<ExitCode> {
+    let model = BuiltinModel::default();
+    let today = as_of.map_or_else(|| chrono::Local::now().date_naive(), |a| a.date);
+    let quiet = json;
+    let status = move |line: &str| {
+        if !quiet {
+            eprintln!("{line}");
+        }
+    };
+    let answer = classic::ask(engine, &model, question, today, &status)?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&answer)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    print_answer(&answer);
+    if trace {
+        println!("\nTrace:\n{}", answer.trace.render());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_answer(answer: &Answer) {
+    println!("{}", answer.text);
+    if !answer.citations.is_empty() {
+        println!("\nSources (as of {}, session {}):", answer.as_of.date, answer.as_of.session);
+        for c in &answer.citations {
+            let pages = c.pages.map(|(a, b)| if a == b { format!(", p.{a}") } else { format!(", pp.{a}-{b}") });
+            println!("  [{}] {} — {}{}", c.key, c.title, c.path, pages.unwrap_or_default());
+        }
+    }
+    if !answer.withheld.is_empty() {
+        println!("\nWithheld as out of date:");
+        for w in &answer.withheld {
+            println!("  {w}");
+        }
+    }
+}
