@@ -24,12 +24,35 @@ const STOP: &[&str] = &[
     "milti", "milta",
 ];
 
+/// Stems that mean the same thing in policy and organisation questions,
+/// folded to the first of each group ("led" answers "who leads"; "reports to"
+/// answers "who manages"). Deliberately small and hand-checked.
+pub const SYNONYMS: &[&[&str]] = &[
+    &["lead", "led", "head", "run", "ran"],
+    &["holder", "hold"],
+    &["manag", "report", "supervis", "boss"],
+    &["offic", "base", "locat", "sit", "work"],
+    &["cost", "fee", "charg", "price"],
+    &["claim", "reimburs", "allow", "allowanc", "entitl"],
+];
+
+/// Years and the two-digit halves of sessions ("2024", "25") name the time a
+/// question speaks for, which the router has already turned into the as-of
+/// date; they are not content to match.
+fn is_time_label(term: &str) -> bool {
+    term.chars().all(|c| c.is_ascii_digit()) && (term.len() == 2 || (term.len() == 4 && (term.starts_with("19") || term.starts_with("20"))))
+}
+
+fn canonical(term: &str) -> &str {
+    SYNONYMS.iter().find(|g| g.contains(&term)).map_or(term, |g| g[0])
+}
+
 /// Share of the question's content terms a sentence must cover to be an answer.
 pub const MIN_COVERAGE: f32 = 0.6;
 /// Sentences used at most.
 const MAX_SENTENCES: usize = 2;
 /// Evidence chunks read.
-const MAX_CHUNKS: usize = 5;
+const MAX_CHUNKS: usize = 8;
 
 /// The builtin model.
 #[derive(Default)]
@@ -56,7 +79,8 @@ impl BuiltinModel {
         self.tokenizer
             .terms(text)
             .into_iter()
-            .filter(|t| !STOP.contains(&t.as_str()) && t.chars().count() > 1)
+            .filter(|t| !STOP.contains(&t.as_str()) && t.chars().count() > 1 && !is_time_label(t))
+            .map(|t| canonical(&t).to_string())
             .collect()
     }
 
@@ -90,21 +114,27 @@ impl BuiltinModel {
 }
 
 /// Join lines that a PDF or a hard-wrapped text broke mid-sentence, keeping
-/// real breaks: blank lines, list items, table rows and headings.
+/// real breaks: blank lines, list items, table rows, headings and short
+/// lines (a letterhead, a title: shorter than 60% of the longest line).
+/// A lead-in ending with ':' keeps the list or table after it, up to the
+/// next blank line, in the same sentence.
 pub fn join_wrapped_lines(text: &str) -> String {
+    let text = text.replace(":\n\n", ":\n");
+    let lines: Vec<&str> = text.lines().map(str::trim).collect();
+    let longest = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
     let mut out = String::with_capacity(text.len());
-    let mut lines = text.lines().peekable();
-    while let Some(line) = lines.next() {
-        out.push_str(line.trim_end());
-        let Some(next) = lines.peek() else { break };
-        let next = next.trim_start();
+    let mut after_colon = false;
+    for (i, line) in lines.iter().enumerate() {
+        out.push_str(line);
+        let Some(next) = lines.get(i + 1) else { break };
+        after_colon = (after_colon || line.ends_with(':')) && !line.is_empty() && !next.is_empty();
+        let short = (line.chars().count() as f32) < 0.6 * longest as f32;
         let starts_block = next.is_empty()
-            || line.trim().is_empty()
+            || line.is_empty()
+            || short
             || next.starts_with(['-', '*', '|', '#', '•'])
-            || next
-                .split_once(['.', ')'])
-                .is_some_and(|(n, _)| !n.is_empty() && n.len() <= 2 && n.chars().all(|c| c.is_ascii_alphanumeric()));
-        out.push(if starts_block { '\n' } else { ' ' });
+            || next.split_once(['.', ')']).is_some_and(|(n, _)| !n.is_empty() && n.len() <= 2 && n.chars().all(|c| c.is_ascii_alphanumeric()));
+        out.push(if starts_block && !after_colon { '\n' } else { ' ' });
     }
     out
 }
@@ -167,20 +197,30 @@ impl ChatModel for BuiltinModel {
     }
 
     fn answer(&self, question: &str, evidence: &[Evidence], _retry_note: Option<&str>) -> Result<Draft, ModelError> {
-        let scored = self.score_sentences(question, evidence);
-        let Some(best) = scored.first().filter(|s| s.coverage >= MIN_COVERAGE) else { return Ok(Draft::default()) };
-        let mut chosen = vec![best.clone()];
-        for s in scored.iter().skip(1) {
-            if chosen.len() >= MAX_SENTENCES {
-                break;
-            }
-            let close = s.score >= best.score * 0.9 && s.coverage >= MIN_COVERAGE;
-            if close && !chosen.iter().any(|c| c.text == s.text) {
-                chosen.push(s.clone());
-            }
-        }
+        let chosen = self.select(question, evidence);
         let sentences = chosen.into_iter().map(|s| (s.text, vec![s.key])).collect();
         Ok(Draft { sentences, usage: Default::default(), dropped: 0 })
+    }
+}
+
+impl BuiltinModel {
+    /// The best sentence if it covers enough of the question, plus at most
+    /// one more that covers a question term the first does not.
+    pub fn select(&self, question: &str, evidence: &[Evidence]) -> Vec<Scored> {
+        let scored = self.score_sentences(question, evidence);
+        let Some(best) = scored.first().filter(|s| s.coverage >= MIN_COVERAGE) else { return Vec::new() };
+        let q = self.content_terms(question);
+        let covered = self.content_terms(&best.text);
+        let missing: BTreeSet<&String> = q.iter().filter(|t| !covered.contains(*t)).collect();
+        let mut chosen = vec![best.clone()];
+        let extra = scored.iter().skip(1).find(|s| {
+            let own = self.content_terms(&s.text);
+            s.text != best.text && s.coverage >= MIN_COVERAGE * 0.5 && missing.iter().any(|t| own.contains(*t))
+        });
+        if let Some(e) = extra.filter(|_| MAX_SENTENCES > 1) {
+            chosen.push(e.clone());
+        }
+        chosen
     }
 }
 
@@ -190,10 +230,13 @@ mod tests {
 
     #[test]
     fn wrapped_pdf_lines_join_but_lists_stay_apart() {
-        let pdf = "With effect from 15.07.2026, students who hold the\nScholarship shall pay HALF the hostel fee.\n\n- Rule one\n- Rule two";
+        let pdf = "DECCAN INSTITUTE\nCircular No. 14 (2026-27)\nWith effect from 15.07.2026, students who hold the Institute's\nScholarship shall pay HALF the hostel fee for every semester.\n\n- Rule one\n- Rule two";
         let joined = join_wrapped_lines(pdf);
-        assert!(joined.contains("who hold the Scholarship shall pay HALF"));
+        assert!(joined.contains("DECCAN INSTITUTE\nCircular No. 14 (2026-27)\nWith effect"), "{joined}");
+        assert!(joined.contains("who hold the Institute's Scholarship shall pay HALF"), "{joined}");
         assert!(joined.contains("\n- Rule one\n- Rule two"));
+        let table = "Hotel stays are capped per night:\n\nMetro cities | INR 6,000\nOther cities | INR 3,500\n\nNext paragraph.";
+        assert!(join_wrapped_lines(table).starts_with("Hotel stays are capped per night: Metro cities | INR 6,000 Other cities | INR 3,500\n"));
     }
 
     #[test]

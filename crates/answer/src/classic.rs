@@ -19,7 +19,7 @@ use crate::trace::{Step, StopReason, Trace, TraceHit};
 /// The exact abstention sentence.
 pub const ABSTAIN: &str = "I could not find this in the documents.";
 /// Evidence chunks passed to the model.
-pub const EVIDENCE_K: usize = 6;
+pub const EVIDENCE_K: usize = 8;
 
 /// A citation in the answer.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -109,19 +109,82 @@ pub fn ask(
             trace,
         });
     }
-    status.line("Searching the documents…");
-    let results = search(engine, question, as_of, &mut trace)?;
-    let evidence: Vec<Evidence> = results.results.hits.iter().take(EVIDENCE_K).map(Evidence::from).collect();
-    status.line("Reading the evidence…");
-    let draft = draft_and_verify(model, question, &evidence, &mut trace);
-    let mut answer = compose(question, &draft, &evidence, &results, as_of, label, trace);
+    let queries = match route.label {
+        RouteLabel::MultiPart | RouteLabel::MultiHop if route.parts.len() > 1 => route.parts.clone(),
+        _ => vec![question.to_string()],
+    };
+    let hops = route.label == RouteLabel::MultiHop;
+    let mut run = Run::default();
+    let mut answers: Vec<String> = Vec::new();
+    for template in queries.iter().take(if hops { crate::plan::MAX_HOPS } else { 4 }) {
+        let Some(query) = crate::plan::fill(template, &answers) else { break };
+        status.line(&format!("Searching: {query}"));
+        let results = search(engine, &query, as_of, &mut trace)?;
+        let evidence: Vec<Evidence> = results.results.hits.iter().take(EVIDENCE_K).map(Evidence::from).collect();
+        let draft = draft_and_verify(model, &query, &evidence, &mut trace);
+        if hops {
+            match draft.sentences.first().and_then(|(s, _)| crate::plan::bridge_entity(s, &query)) {
+                Some(entity) => answers.push(entity),
+                None if draft.sentences.is_empty() => break,
+                None => {}
+            }
+        }
+        run.add(draft, evidence, &results);
+    }
+    let last_results = run.results.clone().unwrap_or_else(|| empty_results(as_of));
+    let mut answer = compose(question, &run.draft, &run.evidence, &last_results, as_of, label, trace);
+    answer.withheld = run.withheld.clone();
     if answer.citations.is_empty() {
-        answer.text = only_withheld_message(model, question, &results, as_of).unwrap_or_else(|| ABSTAIN.to_string());
+        answer.text = only_withheld_message(model, question, &last_results, as_of).unwrap_or_else(|| ABSTAIN.to_string());
         answer.abstained = answer.text == ABSTAIN;
         answer.trace.stop_reason = if answer.abstained { StopReason::Abstained } else { StopReason::OnlyWithheld };
     }
     answer.trace.total_ms = started.elapsed().as_secs_f64() * 1000.0;
     Ok(answer)
+}
+
+/// What the searches of one question gathered.
+#[derive(Default)]
+struct Run {
+    draft: Draft,
+    evidence: Vec<Evidence>,
+    withheld: Vec<String>,
+    results: Option<GatedResults>,
+}
+
+impl Run {
+    fn add(&mut self, draft: Draft, evidence: Vec<Evidence>, results: &GatedResults) {
+        for s in draft.sentences {
+            if !self.draft.sentences.iter().any(|(t, _)| *t == s.0) {
+                self.draft.sentences.push(s);
+            }
+        }
+        self.draft.dropped += draft.dropped;
+        for e in evidence {
+            if !self.evidence.iter().any(|x| x.key == e.key) {
+                self.evidence.push(e);
+            }
+        }
+        for note in withheld_notes(results) {
+            if !self.withheld.contains(&note) {
+                self.withheld.push(note);
+            }
+        }
+        self.results = Some(results.clone());
+    }
+}
+
+fn empty_results(as_of: AsOf) -> GatedResults {
+    GatedResults {
+        as_of,
+        results: almirah_core::SearchResults {
+            hits: Vec::new(),
+            candidates: 0,
+            vector_strategy: almirah_core::search::VectorStrategy::Exact,
+            elapsed_ms: 0.0,
+        },
+        withheld: Vec::new(),
+    }
 }
 
 fn search(engine: &Engine, query: &str, as_of: AsOf, trace: &mut Trace) -> almirah_core::Result<GatedResults> {

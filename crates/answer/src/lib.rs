@@ -19,6 +19,7 @@ pub mod classic;
 pub mod evidence;
 pub mod model;
 pub mod numeric;
+pub mod plan;
 pub mod router;
 pub mod trace;
 pub mod verify;
