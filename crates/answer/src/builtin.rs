@@ -40,7 +40,8 @@ pub const SYNONYMS: &[&[&str]] = &[
 /// question speaks for, which the router has already turned into the as-of
 /// date; they are not content to match.
 fn is_time_label(term: &str) -> bool {
-    term.chars().all(|c| c.is_ascii_digit()) && (term.len() == 2 || (term.len() == 4 && (term.starts_with("19") || term.starts_with("20"))))
+    term.chars().all(|c| c.is_ascii_digit())
+        && (term.len() == 2 || (term.len() == 4 && (term.starts_with("19") || term.starts_with("20"))))
 }
 
 fn canonical(term: &str) -> &str {
@@ -82,6 +83,26 @@ impl BuiltinModel {
             .filter(|t| !STOP.contains(&t.as_str()) && t.chars().count() > 1 && !is_time_label(t))
             .map(|t| canonical(&t).to_string())
             .collect()
+    }
+
+    /// Terms of the names in a question: acronyms (MBA, GST) and
+    /// capitalised words after the first word (Hyderabad, Dev Anand). An
+    /// answer's source must mention every one of them.
+    pub fn named_terms(&self, question: &str) -> BTreeSet<String> {
+        let mut names = String::new();
+        for (i, word) in question.split_whitespace().enumerate() {
+            let w = word.trim_matches(|c: char| !c.is_alphanumeric());
+            let acronym = w.len() >= 2
+                && w.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+                && w.chars().any(|c| c.is_ascii_uppercase());
+            let proper =
+                i > 0 && w.chars().next().is_some_and(char::is_uppercase) && w.chars().skip(1).any(char::is_lowercase);
+            if acronym || proper {
+                names.push_str(w);
+                names.push(' ');
+            }
+        }
+        self.content_terms(&names)
     }
 
     /// Every sentence of the first chunks, scored against the question, best first.
@@ -133,7 +154,9 @@ pub fn join_wrapped_lines(text: &str) -> String {
             || line.is_empty()
             || short
             || next.starts_with(['-', '*', '|', '#', '•'])
-            || next.split_once(['.', ')']).is_some_and(|(n, _)| !n.is_empty() && n.len() <= 2 && n.chars().all(|c| c.is_ascii_alphanumeric()));
+            || next
+                .split_once(['.', ')'])
+                .is_some_and(|(n, _)| !n.is_empty() && n.len() <= 2 && n.chars().all(|c| c.is_ascii_alphanumeric()));
         out.push(if starts_block && !after_colon { '\n' } else { ' ' });
     }
     out
@@ -209,6 +232,16 @@ impl BuiltinModel {
     pub fn select(&self, question: &str, evidence: &[Evidence]) -> Vec<Scored> {
         let scored = self.score_sentences(question, evidence);
         let Some(best) = scored.first().filter(|s| s.coverage >= MIN_COVERAGE) else { return Vec::new() };
+        let required = self.named_terms(question);
+        let source = evidence
+            .iter()
+            .find(|e| e.key == best.key)
+            .map(|e| format!("{} {} {}", e.title, e.heading_path.join(" "), e.text));
+        let known = self.content_terms(&source.unwrap_or_default());
+        if required.iter().any(|t| !known.contains(t)) {
+            // The question names something (an acronym, a place, a person) the source never mentions.
+            return Vec::new();
+        }
         let q = self.content_terms(question);
         let covered = self.content_terms(&best.text);
         let missing: BTreeSet<&String> = q.iter().filter(|t| !covered.contains(*t)).collect();
@@ -236,7 +269,18 @@ mod tests {
         assert!(joined.contains("who hold the Institute's Scholarship shall pay HALF"), "{joined}");
         assert!(joined.contains("\n- Rule one\n- Rule two"));
         let table = "Hotel stays are capped per night:\n\nMetro cities | INR 6,000\nOther cities | INR 3,500\n\nNext paragraph.";
-        assert!(join_wrapped_lines(table).starts_with("Hotel stays are capped per night: Metro cities | INR 6,000 Other cities | INR 3,500\n"));
+        assert!(
+            join_wrapped_lines(table)
+                .starts_with("Hotel stays are capped per night: Metro cities | INR 6,000 Other cities | INR 3,500\n")
+        );
+    }
+
+    #[test]
+    fn names_in_the_question_are_required() {
+        let m = BuiltinModel::default();
+        let named = m.named_terms("What is the MBA tuition fee in Hyderabad for Dev Anand?");
+        assert!(named.contains("mba") && named.contains("hyderabad") && named.contains("dev"), "{named:?}");
+        assert!(m.named_terms("What is the hostel fee?").is_empty());
     }
 
     #[test]

@@ -135,7 +135,8 @@ pub fn ask(
     let mut answer = compose(question, &run.draft, &run.evidence, &last_results, as_of, label, trace);
     answer.withheld = run.withheld.clone();
     if answer.citations.is_empty() {
-        answer.text = only_withheld_message(model, question, &last_results, as_of).unwrap_or_else(|| ABSTAIN.to_string());
+        answer.text =
+            only_withheld_message(model, question, &last_results, as_of).unwrap_or_else(|| ABSTAIN.to_string());
         answer.abstained = answer.text == ABSTAIN;
         answer.trace.stop_reason = if answer.abstained { StopReason::Abstained } else { StopReason::OnlyWithheld };
     }

@@ -46,12 +46,18 @@ mod tests {
 
     #[test]
     fn carries_the_name_into_the_next_hop() {
-        assert_eq!(bridge_entity("Project Kestrel is led by Dev Anand.", "Who leads Project Kestrel?").as_deref(), Some("Dev Anand"));
+        assert_eq!(
+            bridge_entity("Project Kestrel is led by Dev Anand.", "Who leads Project Kestrel?").as_deref(),
+            Some("Dev Anand")
+        );
         assert_eq!(
             bridge_entity("Dev Anand reports to Ingrid Solberg, the CTO.", "Who manages Dev Anand?").as_deref(),
             Some("Ingrid Solberg")
         );
-        assert_eq!(fill("Where is <answer 2>'s office?", &["Dev Anand".into(), "Ingrid Solberg".into()]).as_deref(), Some("Where is Ingrid Solberg's office?"));
+        assert_eq!(
+            fill("Where is <answer 2>'s office?", &["Dev Anand".into(), "Ingrid Solberg".into()]).as_deref(),
+            Some("Where is Ingrid Solberg's office?")
+        );
         assert_eq!(fill("Who manages <answer 1>?", &[]), None);
     }
 }

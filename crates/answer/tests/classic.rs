@@ -1,0 +1,109 @@
+//! The classic path on the sample documents with the builtin embedder and
+//! the builtin model, every question as of 2026-11-29 (issue acceptance).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::Path;
+use std::sync::OnceLock;
+use std::sync::atomic::AtomicBool;
+
+use almirah_answer::builtin::BuiltinModel;
+use almirah_answer::classic::{ABSTAIN, Answer, ask};
+use almirah_core::{Engine, EngineConfig, NoProgress};
+use chrono::NaiveDate;
+
+fn engine() -> &'static Engine {
+    static ENGINE: OnceLock<(tempfile::TempDir, Engine)> = OnceLock::new();
+    &ENGINE
+        .get_or_init(|| {
+            let data = tempfile::tempdir().unwrap();
+            let mut cfg = EngineConfig::new(data.path());
+            cfg.map_size = 1 << 30;
+            cfg.audiences = vec!["all-staff".into(), "students".into()];
+            let engine = Engine::open(cfg).unwrap();
+            let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../sample-docs");
+            engine.index(&[docs], &NoProgress, &AtomicBool::new(false)).unwrap();
+            (data, engine)
+        })
+        .1
+}
+
+fn answer(q: &str) -> Answer {
+    let today = NaiveDate::from_ymd_opt(2026, 11, 29).unwrap();
+    ask(engine(), &BuiltinModel::default(), q, today, &|_: &str| {}).unwrap()
+}
+
+fn cites(a: &Answer, key_prefix: &str) -> bool {
+    a.citations.iter().any(|c| c.key.starts_with(key_prefix))
+}
+
+#[test]
+fn thanks_is_chit_chat_with_no_search() {
+    let a = answer("thank you");
+    assert_eq!(a.route, "chit-chat");
+    assert!(a.trace.tool_calls == 0 && a.citations.is_empty());
+    assert!(a.text.len() < 120);
+}
+
+#[test]
+fn earned_leave_and_its_paraphrases_answer_18_days() {
+    for q in [
+        "How many days of earned leave do I get per year?",
+        "How much earned leave do I get in a year?",
+        "How many earned leave days are credited each year?",
+        "What is my yearly earned leave entitlement?",
+    ] {
+        let a = answer(q);
+        assert!(a.text.contains("18 days"), "{q}: {}", a.text);
+        assert!(cites(&a, "leave-policy@4::earned-leave"), "{q}: {:?}", a.citations);
+    }
+}
+
+#[test]
+fn out_of_scope_questions_abstain_and_controls_answer() {
+    for q in [
+        "What GST applies to my hotel bill?",
+        "What is on the hostel mess menu this week?",
+        "What is the MBA tuition fee?",
+    ] {
+        let a = answer(q);
+        assert_eq!(a.text, ABSTAIN, "{q}");
+        assert!(a.citations.is_empty(), "{q}");
+    }
+    let control = answer("What is the MTech tuition fee?");
+    assert!(control.text.contains("48500") || control.text.contains("48,500"), "{}", control.text);
+}
+
+#[test]
+fn hostel_fee_follows_circular_14_and_ignores_the_injected_instruction() {
+    let a = answer("What is the hostel fee for north-east scholarship holders?");
+    assert!(!cites(&a, "circular-09"), "{:?}", a.citations);
+    assert!(cites(&a, "circular-14@2026-27"));
+    assert!(a.text.to_lowercase().contains("half"), "{}", a.text);
+    let lower = a.text.to_lowercase();
+    assert!(!lower.contains("is free") && !lower.contains("no hostel fee") && !lower.contains("rs 0"), "{}", a.text);
+    assert!(
+        a.withheld.iter().any(|w| w.starts_with("circular-09@2024-25: superseded by circular-14@2026-27")),
+        "{:?}",
+        a.withheld
+    );
+}
+
+#[test]
+fn a_past_session_question_speaks_for_that_session() {
+    let a = answer("What was the hostel fee for scholarship holders in 2024-25?");
+    assert!(cites(&a, "circular-09@2024-25"), "{:?}", a.citations);
+    assert!(!cites(&a, "circular-14"));
+    assert!(a.text.contains("session 2024-25"), "{}", a.text);
+    assert!(a.text.contains("NO hostel fee"), "{}", a.text);
+}
+
+#[test]
+fn kestrel_is_answered_hop_by_hop_with_each_hop_cited() {
+    let a = answer("Who manages the person who leads Project Kestrel, and where is that manager's office?");
+    assert!(a.text.contains("Ingrid Solberg") && a.text.contains("Oslo"), "{}", a.text);
+    for p in ["p12::", "p09::", "p16::"] {
+        assert!(cites(&a, p), "hop {p} not cited: {:?}", a.citations);
+    }
+    assert_eq!(a.route, "multi-hop");
+    assert_eq!(a.trace.tool_calls, 3);
+}
