@@ -196,12 +196,17 @@ fn search(engine: &Engine, query: &str, as_of: AsOf, trace: &mut Trace) -> almir
         .results
         .hits
         .iter()
-        .map(|h| TraceHit { key: h.key.clone(), score: h.score, verdict: "admitted".into() })
+        .map(|h| TraceHit { key: h.key.clone(), path: h.path.clone(), score: h.score, verdict: "admitted".into() })
         .collect();
     let withheld = results
         .withheld
         .iter()
-        .map(|w| TraceHit { key: w.hit.key.clone(), score: w.hit.score, verdict: format!("withheld: {}", w.reason) })
+        .map(|w| TraceHit {
+            key: w.hit.key.clone(),
+            path: w.hit.path.clone(),
+            score: w.hit.score,
+            verdict: format!("withheld: {}", w.reason),
+        })
         .collect();
     trace.steps.push(Step::Search {
         query: query.to_string(),

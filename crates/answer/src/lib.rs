@@ -16,6 +16,7 @@
 pub mod builtin;
 pub mod citations;
 pub mod classic;
+pub mod eval;
 pub mod evidence;
 pub mod model;
 pub mod numeric;

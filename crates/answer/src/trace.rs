@@ -8,6 +8,8 @@ use serde::{Deserialize, Serialize};
 pub struct TraceHit {
     /// Chunk key.
     pub key: String,
+    /// Source path.
+    pub path: String,
     /// Fused score.
     pub score: f32,
     /// `admitted`, or `withheld: <reason>`.

@@ -146,6 +146,17 @@ pub enum Command {
         #[arg(long)]
         trace: bool,
     },
+    /// Run an evaluation set (JSONL) and print metrics per mode.
+    Eval {
+        /// The set, one JSON object per line.
+        set: PathBuf,
+        /// Modes to run (classic; agent and auto arrive with the agent loop).
+        #[arg(long, default_value = "classic", value_delimiter = ',')]
+        mode: Vec<String>,
+        /// Write report.md, results.json and SVG plots into this folder.
+        #[arg(long)]
+        report: Option<PathBuf>,
+    },
     /// Counts, sizes, problems and the embedder of the library.
     Status,
     /// Rebuild parts of the index.

@@ -2,6 +2,7 @@
 
 mod ask;
 mod docs;
+mod eval;
 mod index;
 mod search;
 mod status;
@@ -42,6 +43,7 @@ pub fn run(cli: &Cli) -> Result<ExitCode> {
             };
             ask::run(&engine, question, as_of, *trace, cli.json)
         }
+        Command::Eval { set, mode, report } => eval::run(&engine, set, mode, report.as_deref(), cli.json),
         Command::Status => status::run(&engine, cli.json),
         Command::Reindex { .. } => status::re_embed(&engine, cli.json),
         Command::Dump => {

@@ -1,0 +1,222 @@
+//! Per-question scores and per-mode summaries.
+
+use serde::Serialize;
+
+use super::set::EvalItem;
+use crate::citations::strip_citations;
+use crate::classic::Answer;
+use crate::trace::Step;
+
+/// How one question went.
+#[derive(Debug, Clone, Serialize)]
+pub struct QuestionResult {
+    /// Item id.
+    pub id: String,
+    /// Mode it ran in.
+    pub mode: String,
+    /// The answer text.
+    pub answer: String,
+    /// Correct: expected strings present, forbidden ones absent, abstention as expected.
+    pub correct: bool,
+    /// Best token F1 against the `answer_any` references (1.0 for a correct abstention).
+    pub f1: f64,
+    /// Every gold source was retrieved and admitted (`None` when there are none).
+    pub coverage: Option<bool>,
+    /// Cited file names.
+    pub cited: Vec<String>,
+    /// Share of citations in `sources_all` (`None` without citations or gold sources).
+    pub citation_precision: Option<f64>,
+    /// A file in `sources_none` was cited.
+    pub stale_citation: bool,
+    /// The system abstained.
+    pub abstained: bool,
+    /// The set expects an abstention.
+    pub expect_abstain: bool,
+    /// Wall time, ms.
+    pub ms: f64,
+    /// Model calls.
+    pub model_calls: u32,
+    /// Tool calls.
+    pub tool_calls: u32,
+    /// Prompt tokens.
+    pub input_tokens: u64,
+    /// Completion tokens.
+    pub output_tokens: u64,
+}
+
+fn file_name(path: &str) -> String {
+    path.rsplit('/').next().unwrap_or(path).to_string()
+}
+
+/// Score one answer.
+pub fn score(item: &EvalItem, answer: &Answer, mode: &str) -> QuestionResult {
+    let e = &item.expect;
+    let text = strip_citations(&answer.text).to_lowercase();
+    let any = e.answer_any.is_empty() || e.answer_any.iter().any(|a| text.contains(&a.to_lowercase()));
+    let none = e.answer_none.iter().all(|a| !text.contains(&a.to_lowercase()));
+    let correct = if e.abstain { answer.abstained } else { !answer.abstained && any && none };
+    let cited: Vec<String> = answer.citations.iter().map(|c| file_name(&c.path)).collect();
+    let admitted = admitted_files(answer);
+    let coverage = (!e.sources_all.is_empty()).then(|| e.sources_all.iter().all(|s| admitted.contains(s)));
+    let citation_precision = (!cited.is_empty() && !e.sources_all.is_empty())
+        .then(|| cited.iter().filter(|c| e.sources_all.contains(c)).count() as f64 / cited.len() as f64);
+    let f1 = if e.abstain {
+        if answer.abstained { 1.0 } else { 0.0 }
+    } else {
+        e.answer_any.iter().map(|r| token_f1(&text, r)).fold(0.0, f64::max)
+    };
+    let (input_tokens, output_tokens) = tokens(answer);
+    QuestionResult {
+        id: item.id.clone(),
+        mode: mode.to_string(),
+        answer: answer.text.clone(),
+        correct,
+        f1,
+        coverage,
+        stale_citation: cited.iter().any(|c| e.sources_none.contains(c)),
+        cited,
+        citation_precision,
+        abstained: answer.abstained,
+        expect_abstain: e.abstain,
+        ms: answer.trace.total_ms,
+        model_calls: answer.trace.model_calls,
+        tool_calls: answer.trace.tool_calls,
+        input_tokens,
+        output_tokens,
+    }
+}
+
+fn admitted_files(answer: &Answer) -> Vec<String> {
+    let mut files = Vec::new();
+    for step in &answer.trace.steps {
+        if let Step::Search { hits, .. } = step {
+            files.extend(hits.iter().map(|h| file_name(&h.path)));
+        }
+    }
+    files
+}
+
+fn tokens(answer: &Answer) -> (u64, u64) {
+    answer.trace.steps.iter().fold((0, 0), |acc, s| match s {
+        Step::Model { input_tokens, output_tokens, .. } => (acc.0 + input_tokens, acc.1 + output_tokens),
+        _ => acc,
+    })
+}
+
+/// Token-level F1 of `answer` against `reference` (lowercased, alphanumeric tokens).
+pub fn token_f1(answer: &str, reference: &str) -> f64 {
+    let toks = |s: &str| -> Vec<String> {
+        s.to_lowercase().split(|c: char| !c.is_alphanumeric()).filter(|t| !t.is_empty()).map(String::from).collect()
+    };
+    let (a, r) = (toks(answer), toks(reference));
+    if a.is_empty() || r.is_empty() {
+        return 0.0;
+    }
+    let mut pool = r.clone();
+    let mut common = 0usize;
+    for t in &a {
+        if let Some(i) = pool.iter().position(|x| x == t) {
+            pool.swap_remove(i);
+            common += 1;
+        }
+    }
+    if common == 0 {
+        return 0.0;
+    }
+    let p = common as f64 / a.len() as f64;
+    let rc = common as f64 / r.len() as f64;
+    2.0 * p * rc / (p + rc)
+}
+
+/// The summary of one mode.
+#[derive(Debug, Clone, Serialize)]
+pub struct Summary {
+    /// Mode.
+    pub mode: String,
+    /// Questions.
+    pub questions: usize,
+    /// Share correct.
+    pub accuracy: f64,
+    /// Mean token F1.
+    pub f1: f64,
+    /// Share of questions with gold sources whose sources were all admitted.
+    pub retrieval_coverage: f64,
+    /// Mean citation precision.
+    pub citation_precision: f64,
+    /// Mean citations per answered question.
+    pub citations_per_answer: f64,
+    /// Share of questions citing a stale source.
+    pub stale_citation_rate: f64,
+    /// Of the abstentions, the share that should have abstained.
+    pub abstention_precision: f64,
+    /// Of the questions to abstain on, the share abstained.
+    pub abstention_recall: f64,
+    /// Latency p50, ms.
+    pub p50_ms: f64,
+    /// Latency p95, ms.
+    pub p95_ms: f64,
+    /// Mean model calls.
+    pub model_calls: f64,
+    /// Mean tool calls.
+    pub tool_calls: f64,
+    /// Mean prompt plus completion tokens.
+    pub tokens: f64,
+}
+
+fn mean(xs: impl Iterator<Item = f64>) -> f64 {
+    let v: Vec<f64> = xs.collect();
+    if v.is_empty() { 0.0 } else { v.iter().sum::<f64>() / v.len() as f64 }
+}
+
+/// Nearest-rank percentile of `xs` (0..=100).
+pub fn percentile(xs: &[f64], p: f64) -> f64 {
+    let mut v = xs.to_vec();
+    v.sort_by(f64::total_cmp);
+    if v.is_empty() {
+        return 0.0;
+    }
+    let rank = ((p / 100.0) * v.len() as f64).ceil() as usize;
+    v[rank.clamp(1, v.len()) - 1]
+}
+
+/// Summarise the results of one mode.
+pub fn summarise(mode: &str, results: &[QuestionResult]) -> Summary {
+    let b = |x: bool| if x { 1.0 } else { 0.0 };
+    let abstained: Vec<&QuestionResult> = results.iter().filter(|r| r.abstained).collect();
+    let expected: Vec<&QuestionResult> = results.iter().filter(|r| r.expect_abstain).collect();
+    let ms: Vec<f64> = results.iter().map(|r| r.ms).collect();
+    Summary {
+        mode: mode.to_string(),
+        questions: results.len(),
+        accuracy: mean(results.iter().map(|r| b(r.correct))),
+        f1: mean(results.iter().map(|r| r.f1)),
+        retrieval_coverage: mean(results.iter().filter_map(|r| r.coverage).map(b)),
+        citation_precision: mean(results.iter().filter_map(|r| r.citation_precision)),
+        citations_per_answer: mean(results.iter().filter(|r| !r.abstained).map(|r| r.cited.len() as f64)),
+        stale_citation_rate: mean(results.iter().map(|r| b(r.stale_citation))),
+        abstention_precision: if abstained.is_empty() {
+            1.0
+        } else {
+            mean(abstained.iter().map(|r| b(r.expect_abstain)))
+        },
+        abstention_recall: if expected.is_empty() { 1.0 } else { mean(expected.iter().map(|r| b(r.abstained))) },
+        p50_ms: percentile(&ms, 50.0),
+        p95_ms: percentile(&ms, 95.0),
+        model_calls: mean(results.iter().map(|r| r.model_calls as f64)),
+        tool_calls: mean(results.iter().map(|r| r.tool_calls as f64)),
+        tokens: mean(results.iter().map(|r| (r.input_tokens + r.output_tokens) as f64)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn token_f1_and_percentiles() {
+        assert!((token_f1("18 days a year", "18 days") - 2.0 * 0.5 * 1.0 / 1.5).abs() < 1e-9);
+        assert_eq!(token_f1("nothing", "18 days"), 0.0);
+        assert_eq!(percentile(&[5.0, 1.0, 3.0, 2.0, 4.0], 50.0), 3.0);
+        assert_eq!(percentile(&[5.0, 1.0, 3.0, 2.0, 4.0], 95.0), 5.0);
+    }
+}

@@ -1,0 +1,127 @@
+//! The report: a Markdown summary, the per-question JSON, and two SVG plots
+//! (accuracy against cost; the latency distribution), drawn with plotters.
+
+use std::path::Path;
+
+use plotters::prelude::*;
+
+use super::metrics::{QuestionResult, Summary};
+
+/// Errors writing the report.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    /// File-system error.
+    #[error("writing the report: {0}")]
+    Io(#[from] std::io::Error),
+    /// Plotting error.
+    #[error("drawing a plot: {0}")]
+    Plot(String),
+}
+
+fn plot_err<E: std::fmt::Display>(e: E) -> ReportError {
+    ReportError::Plot(e.to_string())
+}
+
+/// A table row: its name and how to render it from a summary.
+type Row = (&'static str, Box<dyn Fn(&Summary) -> String>);
+
+/// Markdown table of the summaries, one column per mode.
+pub fn table(summaries: &[Summary]) -> String {
+    let mut rows: Vec<Row> = vec![
+        ("questions", Box::new(|s| s.questions.to_string())),
+        ("accuracy", Box::new(|s| format!("{:.3}", s.accuracy))),
+        ("answer F1", Box::new(|s| format!("{:.3}", s.f1))),
+        ("retrieval coverage", Box::new(|s| format!("{:.3}", s.retrieval_coverage))),
+        ("citation precision", Box::new(|s| format!("{:.3}", s.citation_precision))),
+        ("citations per answer", Box::new(|s| format!("{:.2}", s.citations_per_answer))),
+        ("stale-citation rate", Box::new(|s| format!("{:.3}", s.stale_citation_rate))),
+        ("abstention precision", Box::new(|s| format!("{:.3}", s.abstention_precision))),
+        ("abstention recall", Box::new(|s| format!("{:.3}", s.abstention_recall))),
+        ("latency p50 (ms)", Box::new(|s| format!("{:.0}", s.p50_ms))),
+        ("latency p95 (ms)", Box::new(|s| format!("{:.0}", s.p95_ms))),
+        ("model calls", Box::new(|s| format!("{:.2}", s.model_calls))),
+        ("tool calls", Box::new(|s| format!("{:.2}", s.tool_calls))),
+        ("tokens", Box::new(|s| format!("{:.0}", s.tokens))),
+    ];
+    let mut out = format!(
+        "| metric | {} |\n|---|{}\n",
+        summaries.iter().map(|s| s.mode.as_str()).collect::<Vec<_>>().join(" | "),
+        "---|".repeat(summaries.len())
+    );
+    for (name, f) in rows.drain(..) {
+        out.push_str(&format!("| {name} | {} |\n", summaries.iter().map(&f).collect::<Vec<_>>().join(" | ")));
+    }
+    out
+}
+
+/// Write `report.md`, `results.json`, `accuracy-vs-cost.svg` and `latency.svg` into `dir`.
+///
+/// # Errors
+/// [`ReportError`].
+pub fn write_report(dir: &Path, summaries: &[Summary], results: &[QuestionResult]) -> Result<(), ReportError> {
+    std::fs::create_dir_all(dir)?;
+    let json = serde_json::json!({ "summaries": summaries, "results": results });
+    std::fs::write(dir.join("results.json"), serde_json::to_string_pretty(&json).unwrap_or_default())?;
+    accuracy_vs_cost(&dir.join("accuracy-vs-cost.svg"), summaries)?;
+    latency(&dir.join("latency.svg"), results)?;
+    let failures: Vec<String> = results
+        .iter()
+        .filter(|r| !r.correct || r.stale_citation)
+        .map(|r| format!("- `{}` ({}): {}", r.id, r.mode, r.answer.replace('\n', " ")))
+        .collect();
+    let md = format!(
+        "# Evaluation report\n\n{}\n![accuracy against cost](accuracy-vs-cost.svg)\n\n![latency](latency.svg)\n\n## Questions answered wrongly or citing a stale source\n\n{}\n",
+        table(summaries),
+        if failures.is_empty() { "None.".to_string() } else { failures.join("\n") }
+    );
+    std::fs::write(dir.join("report.md"), md)?;
+    Ok(())
+}
+
+fn accuracy_vs_cost(path: &Path, summaries: &[Summary]) -> Result<(), ReportError> {
+    let root = SVGBackend::new(path, (640, 420)).into_drawing_area();
+    root.fill(&WHITE).map_err(plot_err)?;
+    let max_ms = summaries.iter().map(|s| s.p50_ms).fold(1.0, f64::max) * 1.3;
+    let mut chart = ChartBuilder::on(&root)
+        .caption("Accuracy against cost (p50 latency)", ("sans-serif", 18))
+        .margin(16)
+        .x_label_area_size(40)
+        .y_label_area_size(50)
+        .build_cartesian_2d(0.0..max_ms, 0.0..1.05)
+        .map_err(plot_err)?;
+    chart.configure_mesh().x_desc("p50 latency (ms)").y_desc("accuracy").draw().map_err(plot_err)?;
+    for s in summaries {
+        let point = (s.p50_ms, s.accuracy);
+        chart.draw_series(std::iter::once(Circle::new(point, 6, BLUE.filled()))).map_err(plot_err)?;
+        chart
+            .draw_series(std::iter::once(Text::new(s.mode.clone(), (point.0, point.1 - 0.05), ("sans-serif", 14))))
+            .map_err(plot_err)?;
+    }
+    root.present().map_err(plot_err)
+}
+
+fn latency(path: &Path, results: &[QuestionResult]) -> Result<(), ReportError> {
+    let root = SVGBackend::new(path, (640, 420)).into_drawing_area();
+    root.fill(&WHITE).map_err(plot_err)?;
+    let max = results.iter().map(|r| r.ms).fold(1.0, f64::max);
+    let bucket = (max / 20.0).max(1.0);
+    let mut counts = [0u32; 21];
+    for r in results {
+        counts[((r.ms / bucket) as usize).min(20)] += 1;
+    }
+    let top = counts.iter().copied().max().unwrap_or(1) + 1;
+    let mut chart = ChartBuilder::on(&root)
+        .caption("Latency per question", ("sans-serif", 18))
+        .margin(16)
+        .x_label_area_size(40)
+        .y_label_area_size(50)
+        .build_cartesian_2d(0.0..(bucket * 21.0), 0u32..top)
+        .map_err(plot_err)?;
+    chart.configure_mesh().x_desc("ms").y_desc("questions").draw().map_err(plot_err)?;
+    let bars = counts.iter().enumerate().map(|(i, c)| {
+        let x0 = i as f64 * bucket;
+        Rectangle::new([(x0, 0), (x0 + bucket * 0.9, *c)], BLUE.mix(0.6).filled())
+    });
+    chart.draw_series(bars).map_err(plot_err)?;
+    root.present().map_err(plot_err)
+}
