@@ -107,3 +107,65 @@ fn kestrel_is_answered_hop_by_hop_with_each_hop_cited() {
     assert_eq!(a.route, "multi-hop");
     assert_eq!(a.trace.tool_calls, 3);
 }
+
+#[test]
+fn the_sample_evaluation_set_runs_with_no_stale_citation() {
+    let set =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../eval/sample-docs.jsonl")).unwrap();
+    let (items, errors) = almirah_answer::eval::load(&set);
+    assert!(errors.is_empty() && items.len() >= 40);
+    let model = BuiltinModel::default();
+    let results: Vec<_> = items
+        .iter()
+        .map(|item| {
+            let today = NaiveDate::parse_from_str(item.as_of.as_deref().unwrap(), "%Y-%m-%d").unwrap();
+            let a = ask(engine(), &model, &item.question, today, &|_: &str| {}).unwrap();
+            almirah_answer::eval::score(item, &a, "classic")
+        })
+        .collect();
+    let summary = almirah_answer::eval::summarise("classic", &results);
+    assert_eq!(summary.stale_citation_rate, 0.0);
+    assert!(summary.accuracy > 0.5, "accuracy {}", summary.accuracy);
+    let dir = tempfile::tempdir().unwrap();
+    almirah_answer::eval::plots::write_report(dir.path(), &[summary], &results).unwrap();
+    for f in ["report.md", "results.json", "accuracy-vs-cost.svg", "latency.svg"] {
+        assert!(dir.path().join(f).metadata().unwrap().len() > 100, "{f}");
+    }
+}
+
+#[test]
+fn overtime_pay_cap_on_the_real_18f_versions() {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/corpora/versions_18f_travel_leave/travel-and-leave");
+    let corpus = std::env::var_os("ALMIRAH_CORPORA")
+        .map_or(corpus, |c| Path::new(&c).join("versions_18f_travel_leave/travel-and-leave"));
+    assert!(corpus.is_dir(), "corpus missing at {}", corpus.display());
+    let data = tempfile::tempdir().unwrap();
+    let mut cfg = EngineConfig::new(data.path());
+    cfg.map_size = 1 << 30;
+    cfg.embedder = almirah_core::embed::EmbedderConfig::Hash { dimensions: 256 };
+    let engine = Engine::open(cfg).unwrap();
+    engine.index(&[corpus], &NoProgress, &AtomicBool::new(false)).unwrap();
+    let today = NaiveDate::from_ymd_opt(2026, 11, 29).unwrap();
+    let a = ask(&engine, &BuiltinModel::default(), "What is the overtime pay cap?", today, &|_: &str| {}).unwrap();
+    assert!(a.text.contains("$191,900"), "{}", a.text);
+    assert!(a.citations.iter().all(|c| c.key.starts_with("overtime@2024-12-11")), "{:?}", a.citations);
+    assert!(!a.text.contains("$176,300") && !a.text.contains("$183,500"));
+    let admitted_texts: Vec<String> = a
+        .trace
+        .steps
+        .iter()
+        .filter_map(|s| match s {
+            almirah_answer::trace::Step::Search { hits, .. } => Some(hits.clone()),
+            _ => None,
+        })
+        .flatten()
+        .map(|h| {
+            let rtxn = engine.store().read_txn().unwrap();
+            let id = engine.store().dbs().chunk_keys.get(&rtxn, &h.key).unwrap().unwrap();
+            engine.store().dbs().chunks.get(&rtxn, &id).unwrap().unwrap().text
+        })
+        .collect();
+    assert!(!admitted_texts.is_empty());
+    assert!(admitted_texts.iter().all(|t| !t.contains("$176,300") && !t.contains("$183,500")));
+}
