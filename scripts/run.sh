@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fresh machine to first answers: fetch the model, build, index sample-docs
-# into a throw-away library, and run a few searches.
+# into a throw-away library, and run a few searches and questions.
 # Usage: scripts/run.sh [data-dir]   (default: a temporary folder)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,4 +20,13 @@ for q in "how many days of earned leave per year" \
   echo
   echo "\$ almirah search \"$q\" -k 2"
   "$bin" --data-dir "$data" search "$q" -k 2
+done
+
+for q in "How many days of earned leave do I get per year?" \
+         "What is the hostel fee for north-east scholarship holders?" \
+         "What was the hostel fee for scholarship holders in 2024-25?" \
+         "Who manages the person who leads Project Kestrel, and where is that manager's office?"; do
+  echo
+  echo "\$ almirah ask \"$q\""
+  "$bin" --data-dir "$data" ask "$q"
 done
