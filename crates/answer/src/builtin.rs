@@ -30,6 +30,10 @@ const STOP: &[&str] = &[
 pub const SYNONYMS: &[&[&str]] = &[
     &["lead", "led", "head", "run", "ran"],
     &["holder", "hold"],
+    &["year", "annual", "yearli", "annum", "saal"],
+    &["earn", "entitl", "accru", "credit"],
+    &["laptop", "devic", "comput"],
+    &["minimum", "least", "min"],
     &["manag", "report", "supervis", "boss"],
     &["offic", "base", "locat", "sit", "work"],
     &["cost", "fee", "charg", "price"],
