@@ -64,18 +64,32 @@ fn score_term(
     avgdl: f32,
     scores: &mut HashMap<u32, f32>,
 ) -> Result<()> {
-    for entry in dbs.term_freqs.prefix_iter(rtxn, &term_prefix(term))? {
-        let (key, tf) = entry?;
-        let Some(chunk) = chunk_of_key(key) else {
-            continue;
-        };
-        if !hits.contains(chunk) {
-            continue;
-        }
-        let len = dbs.chunk_terms.get(rtxn, &chunk)?.map_or(avgdl, |t| t.len as f32);
+    let mut add = |chunk: u32, tf: u32| -> Result<()> {
+        let len = dbs.chunk_lens.get(rtxn, &chunk)?.map_or(avgdl, |l| l as f32);
         let tf = tf as f32;
         let norm = tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len / avgdl));
         *scores.entry(chunk).or_insert(0.0) += idf * norm;
+        Ok(())
+    };
+    // Few candidates: look each one up. Many: one sequential scan of the term's entries.
+    if hits.len() <= DIRECT_LOOKUP_MAX {
+        for chunk in hits {
+            if let Some(tf) = dbs.term_freqs.get(rtxn, &crate::store::term_chunk_key(term, chunk))? {
+                add(chunk, tf)?;
+            }
+        }
+        return Ok(());
+    }
+    for entry in dbs.term_freqs.prefix_iter(rtxn, &term_prefix(term))? {
+        let (key, tf) = entry?;
+        match chunk_of_key(key) {
+            Some(chunk) if hits.contains(chunk) => add(chunk, tf)?,
+            _ => {}
+        }
     }
     Ok(())
 }
+
+/// Up to this many candidate chunks per term, term frequencies are read by
+/// direct key lookups instead of a scan of the whole posting.
+const DIRECT_LOOKUP_MAX: u64 = 2_000;

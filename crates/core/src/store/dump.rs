@@ -43,6 +43,7 @@ pub fn dump(store: &Store) -> Result<Dump> {
         ("tables", dbs.tables.remap_types()),
         ("doc-meta", dbs.doc_meta.remap_types()),
         ("overrides", dbs.overrides.remap_types()),
+        ("chunk-lens", dbs.chunk_lens.remap_types()),
     ];
     for (name, db) in raw {
         let mut n = 0u64;

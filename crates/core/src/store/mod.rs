@@ -85,6 +85,8 @@ pub struct Databases {
     pub vectors: arroy::Database<'static, Cosine>,
     /// Document id → metadata with provenance (read per query by the gate).
     pub doc_meta: heed::Database<'static, U32<BigEndian>, SerdeJson<crate::freshness::DocMeta>>,
+    /// Chunk id → its length in BM25 tokens (read for every scored chunk).
+    pub chunk_lens: heed::Database<'static, U32<BigEndian>, U32<BigEndian>>,
     /// Document id → user overrides (field → value), applied at query time.
     pub overrides: heed::Database<'static, U32<BigEndian>, SerdeJson<std::collections::BTreeMap<String, String>>>,
 }
@@ -96,7 +98,7 @@ pub struct Store {
     path: PathBuf,
 }
 
-const DB_NAMES: [&str; 14] = [
+const DB_NAMES: [&str; 15] = [
     "meta",
     "files",
     "documents",
@@ -111,6 +113,7 @@ const DB_NAMES: [&str; 14] = [
     "vectors",
     "doc-meta",
     "overrides",
+    "chunk-lens",
 ];
 
 impl Store {
@@ -144,7 +147,7 @@ impl Store {
                 for name in DB_NAMES {
                     dbs.push(opener.create_database::<Bytes, Bytes>(wtxn, Some(name))?);
                 }
-                let array: [_; 14] = dbs.try_into().map_err(|_| Error::DataCorruption("database count".into()))?;
+                let array: [_; 15] = dbs.try_into().map_err(|_| Error::DataCorruption("database count".into()))?;
                 Ok(CommitOrAbort::<_, ()>::Commit(array))
             })?
             .unwrap_commit();
@@ -163,6 +166,7 @@ impl Store {
             vectors: raw[11].remap_types(),
             doc_meta: raw[12].remap_types(),
             overrides: raw[13].remap_types(),
+            chunk_lens: raw[14].remap_types(),
         })
     }
 

@@ -199,6 +199,7 @@ impl Batch<'_> {
         }
         let terms = ChunkTerms { len, terms: freqs.into_keys().collect() };
         self.dbs.chunk_terms.put(&mut self.wtxn, &id, &terms)?;
+        self.dbs.chunk_lens.put(&mut self.wtxn, &id, &len)?;
         self.total_len += i64::from(len);
         for facet in [FACET_ALL.to_string(), format!("doc:{doc_id}"), format!("kind:{}", kind_name(kind))] {
             self.facets.add(&facet, id);
@@ -217,6 +218,7 @@ impl Batch<'_> {
                 }
                 self.total_len -= i64::from(terms.len);
                 self.dbs.chunk_terms.delete(&mut self.wtxn, &id)?;
+                self.dbs.chunk_lens.delete(&mut self.wtxn, &id)?;
             }
             if let Some(chunk) = self.dbs.chunks.get(&self.wtxn, &id)? {
                 self.dbs.chunk_keys.delete(&mut self.wtxn, &chunk.key)?;
