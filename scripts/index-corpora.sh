@@ -14,7 +14,7 @@ corpora="${ALMIRAH_CORPORA:-$(cd .. && pwd)/shared/corpora}"
 
 scripts/fetch-models.sh >/dev/null
 cargo build --release --locked -q -p almirah-cli
-bin="$PWD/target/release/almirah"
+bin="$(cd "${CARGO_TARGET_DIR:-target}" && pwd)/release/almirah"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 

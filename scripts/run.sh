@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 scripts/fetch-models.sh
 cargo build --release --locked -p almirah-cli
-bin=target/release/almirah
+bin="${CARGO_TARGET_DIR:-target}/release/almirah"
 data="${1:-$(mktemp -d)}"
 echo "library: $data"
 

@@ -335,6 +335,12 @@ fn only_withheld_message(model: &dyn ChatModel, question: &str, results: &GatedR
     let draft = model.answer(question, &withheld, None).ok()?;
     let key = draft.sentences.first()?.1.first()?;
     let w = results.withheld.iter().find(|w| &w.hit.key == key)?;
+    // Admitted evidence that matches the question as well as the withheld chunk does means
+    // the documents in force do cover the topic; do not claim they do not.
+    let w_bm25 = w.hit.bm25.map_or(0.0, |r| r.score);
+    if results.results.hits.iter().any(|h| h.bm25.is_some_and(|r| r.score >= 0.6 * w_bm25)) {
+        return None;
+    }
     let session = w.reason.split("other session ").nth(1).and_then(|s| s.split_whitespace().next());
     Some(match session {
         Some(s) => format!("Only the {s} {} covers this; no {} version was found.", w.hit.title, as_of.session),

@@ -21,6 +21,8 @@ pub struct Evidence {
     pub text: String,
     /// Fused retrieval score.
     pub score: f32,
+    /// A mark the gate put on the document ("a newer version exists but could not be read: …").
+    pub note: Option<String>,
 }
 
 impl From<&Hit> for Evidence {
@@ -33,6 +35,7 @@ impl From<&Hit> for Evidence {
             heading_path: h.heading_path.clone(),
             text: h.text.clone(),
             score: h.score,
+            note: h.verdict.strip_prefix("admissible; ").map(str::to_string),
         }
     }
 }

@@ -55,7 +55,8 @@ pub fn search(
     let gate = gate::build(dbs, rtxn, as_of, audiences)?;
     let mut results = search::search(dbs, rtxn, embedder, vector_index, query, &gate.admissible, opts)?;
     for hit in &mut results.hits {
-        hit.verdict = match gate.unreadable_newer.get(&hit.doc_id) {
+        let kept = dbs.documents.get(rtxn, &hit.doc_id)?.and_then(|d| d.stale_reason);
+        hit.verdict = match kept.or_else(|| gate.unreadable_newer.get(&hit.doc_id).cloned()) {
             Some(mark) => format!("admissible; {mark}"),
             None => "admissible".into(),
         };

@@ -37,6 +37,9 @@ fn print_answer(answer: &Answer) {
         for c in &answer.citations {
             let pages = c.pages.map(|(a, b)| if a == b { format!(", p.{a}") } else { format!(", pp.{a}-{b}") });
             println!("  [{}] {} — {}{}", c.key, c.title, c.path, pages.unwrap_or_default());
+            if let Some(note) = c.status.strip_prefix("current; ") {
+                println!("      note: {note}");
+            }
         }
     }
     if !answer.withheld.is_empty() {

@@ -25,6 +25,10 @@ pub fn parse_as_of(engine: &Engine, date: Option<&str>, session: Option<&str>) -
 
 /// List documents.
 pub fn list(engine: &Engine, as_of: AsOf, status: Option<&str>, json: bool) -> Result<ExitCode> {
+    const STATUSES: [&str; 5] = ["current", "superseded", "expired", "pending", "other-session"];
+    if let Some(s) = status.filter(|s| !STATUSES.contains(s)) {
+        bail!("unknown status {s:?}; statuses: {}", STATUSES.join(", "));
+    }
     let mut docs = engine.documents(as_of)?;
     if let Some(s) = status {
         docs.retain(|d| d.statuses.iter().any(|x| x == s));

@@ -61,10 +61,19 @@ fn open_engine(cli: &Cli) -> Result<Engine> {
     let mut cfg = EngineConfig::new(&data_dir);
     cfg.embedder = file.embedder.clone();
     cfg.index.chunking = file.chunking.unwrap_or_else(ChunkOptions::default);
+    anyhow::ensure!(
+        cfg.index.chunking.min_chars <= cfg.index.chunking.max_chars && cfg.index.chunking.max_chars >= 100,
+        "[chunking] needs min_chars <= max_chars and max_chars >= 100"
+    );
     cfg.index.batch_max_chunks = file.index.batch_max_chunks.max(1);
     cfg.index.folders = file.folders.clone();
     cfg.audiences = file.profile.audience.clone();
-    cfg.session_start_month = file.sessions.start_month.clamp(1, 12);
+    anyhow::ensure!(
+        (1..=12).contains(&file.sessions.start_month),
+        "[sessions] start_month must be 1-12, not {}",
+        file.sessions.start_month
+    );
+    cfg.session_start_month = file.sessions.start_month;
     cfg.session_override = file
         .sessions
         .current
