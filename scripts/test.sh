@@ -24,9 +24,21 @@ step "clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
 step "tests"
-cargo test --workspace --locked --no-fail-fast
+log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
+set +e
+cargo test --workspace --locked --no-fail-fast 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+set -e
+totals=$(awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i } } END { print p + 0, f + 0 }' "$log")
+passed=${totals% *}
+failed=${totals#* }
 
 step "docs"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
 
 step "done"
+# The closing line sums every `cargo test` binary (the last one cargo prints is
+# often a doc-test run with 0 tests).
+echo "tests: ${passed:-0} passed, ${failed:-0} failed"
+exit "$status"
