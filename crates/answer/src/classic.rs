@@ -131,7 +131,7 @@ pub fn ask(
         }
         run.add(draft, evidence, &results);
     }
-    let last_results = run.results.clone().unwrap_or_else(|| empty_results(as_of));
+    let last_results = run.results.clone().unwrap_or_else(|| GatedResults::empty(as_of));
     let mut answer = compose(question, &run.draft, &run.evidence, &last_results, as_of, label, trace);
     answer.withheld = run.withheld.clone();
     if answer.citations.is_empty() {
@@ -172,19 +172,6 @@ impl Run {
             }
         }
         self.results = Some(results.clone());
-    }
-}
-
-fn empty_results(as_of: AsOf) -> GatedResults {
-    GatedResults {
-        as_of,
-        results: almirah_core::SearchResults {
-            hits: Vec::new(),
-            candidates: 0,
-            vector_strategy: almirah_core::search::VectorStrategy::Exact,
-            elapsed_ms: 0.0,
-        },
-        withheld: Vec::new(),
     }
 }
 

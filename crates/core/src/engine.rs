@@ -15,7 +15,7 @@ use crate::error::{Error, Result};
 use crate::freshness::{AsOf, Session};
 use crate::gated::{self, DocView, GatedResults};
 use crate::progress::Progress;
-use crate::search::{SearchOptions, SearchResults};
+use crate::search::SearchOptions;
 use crate::store::{self, DEFAULT_MAP_SIZE, FORMAT_VERSION, Store, get_meta, meta_keys};
 use crate::update::{self, IndexParams, IngestReport};
 
@@ -181,7 +181,7 @@ impl Engine {
         let rtxn = self.store.read_txn()?;
         let dbs = self.store.dbs();
         let Some(stored) = get_meta::<EmbedderId>(dbs, &rtxn, meta_keys::EMBEDDER)? else {
-            return Ok(GatedResults { as_of, results: empty_results(), withheld: Vec::new() });
+            return Ok(GatedResults::empty(as_of));
         };
         check_identity(&stored, &embedder.resolve_id()?)?;
         let index: u16 = get_meta(dbs, &rtxn, meta_keys::VECTOR_INDEX)?.unwrap_or(0);
@@ -272,15 +272,6 @@ impl Engine {
     /// Storage errors.
     pub fn dump(&self) -> Result<store::dump::Dump> {
         store::dump::dump(&self.store)
-    }
-}
-
-fn empty_results() -> SearchResults {
-    SearchResults {
-        hits: Vec::new(),
-        candidates: 0,
-        vector_strategy: crate::search::VectorStrategy::Exact,
-        elapsed_ms: 0.0,
     }
 }
 

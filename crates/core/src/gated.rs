@@ -36,6 +36,22 @@ pub struct GatedResults {
     pub withheld: Vec<WithheldHit>,
 }
 
+impl GatedResults {
+    /// No hits and no withheld notes (an empty library).
+    pub fn empty(as_of: AsOf) -> Self {
+        Self {
+            as_of,
+            results: SearchResults {
+                hits: Vec::new(),
+                candidates: 0,
+                vector_strategy: crate::search::VectorStrategy::Exact,
+                elapsed_ms: 0.0,
+            },
+            withheld: Vec::new(),
+        }
+    }
+}
+
 /// Run the gated search.
 ///
 /// # Errors
