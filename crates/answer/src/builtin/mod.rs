@@ -12,6 +12,9 @@ use crate::citations::split_sentences;
 use crate::evidence::Evidence;
 use crate::model::{ChatModel, ChatRequest, ChatResponse, Draft, ModelError};
 
+mod scope;
+pub use scope::{asks_for_amount, input_numbers, states_amount};
+
 /// Words that carry no content in a question (stems of a standard English
 /// stop list plus question words).
 const STOP: &[&str] = &[
@@ -21,7 +24,7 @@ const STOP: &[&str] = &[
     "tell", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this", "to", "us", "wa", "was",
     "we", "were", "what", "when", "where", "whi", "which", "who", "whom", "will", "with", "would", "you", "your",
     "per", "ani", "give", "know", "need", "want", "kya", "hai", "ki", "ka", "ke", "mein", "kitn", "kitna", "kitne",
-    "milti", "milta",
+    "milti", "milta", "mujh", "kitni", "long", "soon", "often", "till", "until", "under", "go",
 ];
 
 /// Stems that mean the same thing in policy and organisation questions,
@@ -37,6 +40,8 @@ pub const SYNONYMS: &[&[&str]] = &[
     &["manag", "report", "supervis", "boss"],
     &["offic", "base", "locat", "sit", "work"],
     &["cost", "fee", "charg", "price"],
+    &["guest", "friend", "visitor"],
+    &["air", "fli", "flight", "airfar"],
     &["claim", "reimburs", "allow", "allowanc", "entitl"],
 ];
 
@@ -234,7 +239,15 @@ impl BuiltinModel {
     /// The best sentence if it covers enough of the question, plus at most
     /// one more that covers a question term the first does not.
     pub fn select(&self, question: &str, evidence: &[Evidence]) -> Vec<Scored> {
-        let scored = self.score_sentences(question, evidence);
+        if !self.evidence_speaks_of(question, evidence) {
+            return Vec::new();
+        }
+        let wants_amount = asks_for_amount(question);
+        let scored: Vec<Scored> = self
+            .score_sentences(question, evidence)
+            .into_iter()
+            .filter(|s| !wants_amount || states_amount(&s.text))
+            .collect();
         let Some(best) = scored.first().filter(|s| s.coverage >= MIN_COVERAGE) else { return Vec::new() };
         let required = self.named_terms(question);
         let source = evidence
@@ -258,6 +271,27 @@ impl BuiltinModel {
             chosen.push(e.clone());
         }
         chosen
+    }
+
+    /// Whether the evidence mentions every input number of the question
+    /// and, for a yes/no question, every content term, somewhere (text,
+    /// title or headings). "Is there parking at the Oslo office?", asked of
+    /// documents that never say "parking", is out of scope however well
+    /// "Oslo office" matches; a yes/no answer is about that one thing.
+    pub fn evidence_speaks_of(&self, question: &str, evidence: &[Evidence]) -> bool {
+        let texts: Vec<String> = evidence
+            .iter()
+            .take(MAX_CHUNKS)
+            .map(|e| format!("{} {} {}", e.title, e.heading_path.join(" "), e.text))
+            .collect();
+        let mut known = BTreeSet::new();
+        for t in &texts {
+            known.extend(self.content_terms(t));
+        }
+        let terms_known =
+            !scope::asks_yes_no(question) || self.content_terms(question).iter().all(|t| known.contains(t));
+        let numbers_known = input_numbers(question).iter().all(|n| texts.iter().any(|t| scope::mentions_number(t, n)));
+        terms_known && numbers_known
     }
 }
 
