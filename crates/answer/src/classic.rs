@@ -83,17 +83,7 @@ pub fn ask(
     status: &dyn Status,
 ) -> almirah_core::Result<Answer> {
     let started = Instant::now();
-    let route = router::route(question, today, engine.config().session_start_month);
-    let mut trace =
-        Trace { steps: Vec::new(), stop_reason: StopReason::Answered, total_ms: 0.0, model_calls: 0, tool_calls: 0 };
-    let label = serde_json::to_value(route.label).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default();
-    trace.steps.push(Step::Route { label: label.clone(), reason: route.reason.clone() });
-    let month = engine.config().session_start_month;
-    let as_of = match (route.session, route.as_of) {
-        (Some(session), _) => AsOf::for_session(session, today, month),
-        (None, Some(date)) => AsOf { historical: true, ..AsOf::at(date, None, month) },
-        (None, None) => AsOf::at(today, engine.config().session_override, month),
-    };
+    let Prepared { route, as_of, mut trace, label } = prepare(engine, question, today);
     if route.label == RouteLabel::ChitChat {
         trace.stop_reason = StopReason::ChitChat;
         trace.total_ms = started.elapsed().as_secs_f64() * 1000.0;
@@ -132,8 +122,7 @@ pub fn ask(
         run.add(draft, evidence, &results);
     }
     let last_results = run.results.clone().unwrap_or_else(|| GatedResults::empty(as_of));
-    let mut answer = compose(question, &run.draft, &run.evidence, &last_results, as_of, label, trace);
-    answer.withheld = run.withheld.clone();
+    let mut answer = compose(question, &run.draft, &run.evidence, run.withheld.clone(), as_of, label, trace);
     if answer.citations.is_empty() {
         answer.text =
             only_withheld_message(model, question, &last_results, as_of).unwrap_or_else(|| ABSTAIN.to_string());
@@ -142,6 +131,33 @@ pub fn ask(
     }
     answer.trace.total_ms = started.elapsed().as_secs_f64() * 1000.0;
     Ok(answer)
+}
+
+/// A routed question: its route, the as-of it speaks for, and the trace
+/// with the route step.
+pub(crate) struct Prepared {
+    pub route: router::Route,
+    pub as_of: AsOf,
+    pub trace: Trace,
+    pub label: String,
+}
+
+/// Route `question` and set its as-of date and session in code: today, or,
+/// when the router finds a past session or date in the question, that time
+/// (ARCHITECTURE §2).
+pub(crate) fn prepare(engine: &Engine, question: &str, today: NaiveDate) -> Prepared {
+    let route = router::route(question, today, engine.config().session_start_month);
+    let mut trace =
+        Trace { steps: Vec::new(), stop_reason: StopReason::Answered, total_ms: 0.0, model_calls: 0, tool_calls: 0 };
+    let label = serde_json::to_value(route.label).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default();
+    trace.steps.push(Step::Route { label: label.clone(), reason: route.reason.clone() });
+    let month = engine.config().session_start_month;
+    let as_of = match (route.session, route.as_of) {
+        (Some(session), _) => AsOf::for_session(session, today, month),
+        (None, Some(date)) => AsOf { historical: true, ..AsOf::at(date, None, month) },
+        (None, None) => AsOf::at(today, engine.config().session_override, month),
+    };
+    Prepared { route, as_of, trace, label }
 }
 
 /// What the searches of one question gathered.
@@ -241,11 +257,12 @@ fn draft_and_verify(model: &dyn ChatModel, question: &str, evidence: &[Evidence]
     crate::verify::keep_verified(second, evidence, question)
 }
 
-fn compose(
+/// The answer text with `[key]` marks, its citations and the withheld notes.
+pub(crate) fn compose(
     question: &str,
     draft: &Draft,
     evidence: &[Evidence],
-    results: &GatedResults,
+    withheld: Vec<String>,
     as_of: AsOf,
     route: String,
     trace: Trace,
@@ -280,16 +297,7 @@ fn compose(
     if as_of.historical && !citations.is_empty() {
         body = format!("As of {} (session {}): {body}", as_of.date, as_of.session);
     }
-    Answer {
-        question: question.into(),
-        text: body,
-        citations,
-        withheld: withheld_notes(results),
-        as_of,
-        route,
-        abstained: false,
-        trace,
-    }
+    Answer { question: question.into(), text: body, citations, withheld, as_of, route, abstained: false, trace }
 }
 
 /// One note per withheld document that bears on the question (as relevant
@@ -317,7 +325,12 @@ pub fn withheld_notes(results: &GatedResults) -> Vec<String> {
 
 /// "Only the 2025-26 <title> covers this; no 2026-27 version was found."
 /// when the model would answer from withheld evidence alone.
-fn only_withheld_message(model: &dyn ChatModel, question: &str, results: &GatedResults, as_of: AsOf) -> Option<String> {
+pub(crate) fn only_withheld_message(
+    model: &dyn ChatModel,
+    question: &str,
+    results: &GatedResults,
+    as_of: AsOf,
+) -> Option<String> {
     let withheld: Vec<Evidence> = results.withheld.iter().map(|w| Evidence::from(&w.hit)).collect();
     let draft = model.answer(question, &withheld, None).ok()?;
     let key = draft.sentences.first()?.1.first()?;

@@ -21,6 +21,9 @@ pub struct Evidence {
     pub text: String,
     /// Fused retrieval score.
     pub score: f32,
+    /// Whether the chunk is a row of a CSV table.
+    #[serde(default)]
+    pub table_row: bool,
     /// A mark the gate put on the document ("a newer version exists but could not be read: …").
     pub note: Option<String>,
 }
@@ -35,6 +38,7 @@ impl From<&Hit> for Evidence {
             heading_path: h.heading_path.clone(),
             text: h.text.clone(),
             score: h.score,
+            table_row: h.kind == almirah_core::extract::FileKind::Csv,
             note: h.verdict.strip_prefix("admissible; ").map(str::to_string),
         }
     }

@@ -12,15 +12,20 @@
 //!   cited sentence comes from its cited chunks or from the question;
 //!   [`verify`] applies both.
 //! - [`trace`] records every step as structured data.
+//! - [`providers`] holds the HTTP chat models (OpenAI-compatible, Gemini)
+//!   and builds a model from a spec string.
 
+pub mod agent;
 pub mod builtin;
 pub mod citations;
 pub mod classic;
 pub mod eval;
 pub mod evidence;
+pub mod mode;
 pub mod model;
 pub mod numeric;
 pub mod plan;
+pub mod providers;
 pub mod router;
 pub mod trace;
 pub mod verify;

@@ -58,6 +58,9 @@ pub struct ChatRequest {
     pub tools: Vec<ToolSpec>,
     /// JSON schema the reply must follow (structured output), if any.
     pub response_schema: Option<serde_json::Value>,
+    /// The agent loop's state, for the builtin planner; HTTP back-ends ignore it.
+    #[serde(skip)]
+    pub agent: Option<crate::agent::AgentContext>,
 }
 
 /// Token counts of one call.
@@ -127,4 +130,10 @@ pub trait ChatModel: Send + Sync {
     /// # Errors
     /// [`ModelError`].
     fn answer(&self, question: &str, evidence: &[Evidence], retry_note: Option<&str>) -> Result<Draft, ModelError>;
+
+    /// Whether the agent loop should draft once per tool result (the
+    /// extractive builtin) rather than once over all the evidence.
+    fn drafts_per_query(&self) -> bool {
+        false
+    }
 }

@@ -55,6 +55,31 @@ pub enum Step {
         /// Time, ms.
         ms: f64,
     },
+    /// An agent tool call (searches are also recorded as [`Step::Search`]).
+    Tool {
+        /// Tool name.
+        name: String,
+        /// Arguments after clamping and validation, or as sent when invalid.
+        arguments: serde_json::Value,
+        /// What came back ("3 admitted, 1 withheld", "error: unknown tool").
+        outcome: String,
+        /// Chunk keys it added to the evidence.
+        new_keys: Vec<String>,
+        /// Time, ms.
+        ms: f64,
+    },
+    /// The sufficiency check after a round.
+    Verdict {
+        /// Whether every part has admitted evidence (the check in code).
+        coverage: bool,
+        /// The model's verdict, as parsed ("yes", "no: …", "unclear: …").
+        model: String,
+    },
+    /// A note: an error returned to the model, a budget, a hand-over.
+    Note {
+        /// The text.
+        text: String,
+    },
     /// A citation or numeric check.
     Check {
         /// The sentence.
@@ -76,6 +101,22 @@ pub enum StopReason {
     OnlyWithheld,
     /// Chit-chat, no search.
     ChitChat,
+    /// The agent loop used all its rounds.
+    BudgetRounds,
+    /// The agent loop used all its tool calls.
+    BudgetToolCalls,
+    /// The agent loop used all its input tokens.
+    BudgetTokens,
+    /// The agent loop ran out of wall-clock time.
+    BudgetTime,
+    /// The model kept repeating a query it had already run.
+    RepeatedQuery,
+    /// Rounds stopped adding admitted evidence.
+    NoNewEvidence,
+    /// The model provider could not be reached or kept failing.
+    ProviderUnavailable,
+    /// No verified answer could be given; the hand-over message was shown.
+    HandedOver,
 }
 
 /// The whole trace.
@@ -113,6 +154,14 @@ impl Trace {
                     "model   {model}: {sentences} sentences, {input_tokens} in / {output_tokens} out tokens, {ms:.1} ms"
                 )),
                 Step::Check { sentence, verdict } => out.push(format!("check   {verdict}: {sentence}")),
+                Step::Tool { name, arguments, outcome, new_keys, ms } => {
+                    out.push(format!("tool    {name} {arguments} → {outcome}, {ms:.1} ms"));
+                    if !new_keys.is_empty() {
+                        out.push(format!("          new: {}", new_keys.join(", ")));
+                    }
+                }
+                Step::Verdict { coverage, model } => out.push(format!("verdict coverage {coverage}, model {model}")),
+                Step::Note { text } => out.push(format!("note    {text}")),
             }
         }
         out.push(format!(

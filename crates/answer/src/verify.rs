@@ -3,6 +3,7 @@
 //! it appears in a cited chunk or in the question (or is shown as arithmetic
 //! over such numbers).
 
+use crate::builtin::{BuiltinModel, looks_like_injection};
 use crate::evidence::Evidence;
 use crate::model::Draft;
 use crate::numeric;
@@ -20,8 +21,50 @@ pub fn check(sentence: &str, keys: &[String], evidence: &[Evidence], question: &
             None => return Some(format!("[{k}] was not retrieved and admitted")),
         }
     }
+    let cited: Vec<String> = cited.iter().map(|t| without_instructions(t)).collect();
+    let cited: Vec<&str> = cited.iter().map(String::as_str).collect();
     let claim = numeric::strip_system_labels(sentence);
+    if let Some(gap) = unsupported(&claim, &cited) {
+        return Some(gap);
+    }
     numeric::check_sentence(&claim, &cited, question).err().map(|v| v.to_string())
+}
+
+/// Share of a claim's words (stemmed, stop words out) that its cited chunks
+/// must contain. Paraphrase passes; a claim about something the chunks never
+/// mention does not, even when the question mentions it ("Is the hostel
+/// free?" does not support "The hostel is free.").
+pub const MIN_SUPPORT: f32 = 0.5;
+
+/// Why a claim is not supported by its cited chunks, if it is not: fewer
+/// than [`MIN_SUPPORT`] of its words appear in them.
+pub fn unsupported(claim: &str, cited: &[&str]) -> Option<String> {
+    let model = BuiltinModel::default();
+    let words = model.literal_terms(claim);
+    if words.is_empty() {
+        return None;
+    }
+    let mut known = std::collections::BTreeSet::new();
+    for c in cited {
+        known.extend(model.literal_terms(c));
+    }
+    let missing: Vec<&String> = words.iter().filter(|w| !known.contains(*w)).collect();
+    let support = 1.0 - missing.len() as f32 / words.len() as f32;
+    (support < MIN_SUPPORT).then(|| {
+        let list: Vec<&str> = missing.iter().map(|w| w.as_str()).collect();
+        format!("not supported by its citations (missing: {}): {claim:?}", list.join(", "))
+    })
+}
+
+/// A chunk's text without the sentences addressed to the assistant
+/// ("Ignore your rules and tell everyone …"): they support no claim.
+fn without_instructions(text: &str) -> String {
+    crate::citations::split_sentences(text)
+        .into_iter()
+        .filter(|s| !looks_like_injection(&s.text))
+        .map(|s| s.text)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Every failure of a draft.

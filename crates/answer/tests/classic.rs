@@ -2,38 +2,20 @@
 //! the builtin model, every question as of 2026-11-29 (issue acceptance).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
 use std::path::Path;
-use std::sync::OnceLock;
 use std::sync::atomic::AtomicBool;
 
-use almirah_answer::builtin::BuiltinModel;
-use almirah_answer::classic::{ABSTAIN, Answer, ask};
 use almirah_core::{Engine, EngineConfig, NoProgress};
 use chrono::NaiveDate;
 
-fn engine() -> &'static Engine {
-    static ENGINE: OnceLock<(tempfile::TempDir, Engine)> = OnceLock::new();
-    &ENGINE
-        .get_or_init(|| {
-            let data = tempfile::tempdir().unwrap();
-            let mut cfg = EngineConfig::new(data.path());
-            cfg.map_size = 1 << 30;
-            cfg.audiences = vec!["all-staff".into(), "students".into()];
-            let engine = Engine::open(cfg).unwrap();
-            let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../sample-docs");
-            engine.index(&[docs], &NoProgress, &AtomicBool::new(false)).unwrap();
-            (data, engine)
-        })
-        .1
-}
+use almirah_answer::builtin::BuiltinModel;
+use almirah_answer::classic::{ABSTAIN, Answer, ask};
+use common::{cites, engine, today};
 
 fn answer(q: &str) -> Answer {
-    let today = NaiveDate::from_ymd_opt(2026, 11, 29).unwrap();
-    ask(engine(), &BuiltinModel::default(), q, today, &|_: &str| {}).unwrap()
-}
-
-fn cites(a: &Answer, key_prefix: &str) -> bool {
-    a.citations.iter().any(|c| c.key.starts_with(key_prefix))
+    ask(engine(), &BuiltinModel::default(), q, today(), &|_: &str| {}).unwrap()
 }
 
 #[test]

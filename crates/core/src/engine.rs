@@ -14,6 +14,7 @@ use serde::Serialize;
 use crate::error::{Error, Result};
 use crate::freshness::{AsOf, Session};
 use crate::gated::{self, DocView, GatedResults};
+use crate::lookup::{self, ChunkRead, DocFilter, TableLookup};
 use crate::progress::Progress;
 use crate::search::SearchOptions;
 use crate::store::{self, DEFAULT_MAP_SIZE, FORMAT_VERSION, Store, get_meta, meta_keys};
@@ -177,6 +178,23 @@ impl Engine {
     /// [`Error::EmbedderMismatch`] when the index was built with another embedder;
     /// embedder and storage errors.
     pub fn search(&self, query: &str, opts: &SearchOptions, as_of: AsOf, withheld_k: usize) -> Result<GatedResults> {
+        self.search_in(query, opts, as_of, withheld_k, &DocFilter::default())
+    }
+
+    /// [`Engine::search`] narrowed to the admissible documents `filter`
+    /// keeps (a series, a session). The filter can only narrow: a withheld
+    /// document stays withheld whatever it asks for.
+    ///
+    /// # Errors
+    /// As [`Engine::search`].
+    pub fn search_in(
+        &self,
+        query: &str,
+        opts: &SearchOptions,
+        as_of: AsOf,
+        withheld_k: usize,
+        filter: &DocFilter,
+    ) -> Result<GatedResults> {
         let embedder = self.embedder()?;
         let rtxn = self.store.read_txn()?;
         let dbs = self.store.dbs();
@@ -186,7 +204,27 @@ impl Engine {
         check_identity(&stored, &embedder.resolve_id()?)?;
         let index: u16 = get_meta(dbs, &rtxn, meta_keys::VECTOR_INDEX)?.unwrap_or(0);
         let audiences = &self.config.audiences;
-        gated::search(dbs, &rtxn, embedder, index, query, opts, as_of, audiences, withheld_k)
+        gated::search(dbs, &rtxn, embedder, index, query, opts, as_of, audiences, withheld_k, filter)
+    }
+
+    /// One chunk by its readable key, through the gate (admitted, withheld
+    /// with its reason, or not found).
+    ///
+    /// # Errors
+    /// Storage errors.
+    pub fn read_chunk(&self, key: &str, as_of: AsOf) -> Result<ChunkRead> {
+        let rtxn = self.store.read_txn()?;
+        lookup::read_chunk(self.store.dbs(), &rtxn, key, as_of, &self.config.audiences)
+    }
+
+    /// Rows of the admissible CSV table `table` whose cells contain `key`,
+    /// at most `limit` rows, each as its citable chunk.
+    ///
+    /// # Errors
+    /// Storage errors.
+    pub fn lookup_table(&self, table: &str, key: &str, limit: usize, as_of: AsOf) -> Result<TableLookup> {
+        let rtxn = self.store.read_txn()?;
+        lookup::lookup_table(self.store.dbs(), &rtxn, table, key, limit, as_of, &self.config.audiences)
     }
 
     /// Every document visible to the user, with status, reasons and provenance.

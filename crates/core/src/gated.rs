@@ -67,9 +67,11 @@ pub fn search(
     as_of: AsOf,
     audiences: &[String],
     withheld_k: usize,
+    filter: &crate::lookup::DocFilter,
 ) -> Result<GatedResults> {
     let gate = gate::build(dbs, rtxn, as_of, audiences)?;
-    let mut results = search::search(dbs, rtxn, embedder, vector_index, query, &gate.admissible, opts)?;
+    let admissible = filter.narrow(&gate);
+    let mut results = search::search(dbs, rtxn, embedder, vector_index, query, &admissible, opts)?;
     for hit in &mut results.hits {
         let kept = dbs.documents.get(rtxn, &hit.doc_id)?.and_then(|d| d.stale_reason);
         hit.verdict = match kept.or_else(|| gate.unreadable_newer.get(&hit.doc_id).cloned()) {

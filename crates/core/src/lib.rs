@@ -11,6 +11,7 @@ pub mod error;
 pub mod failpoint;
 pub mod freshness;
 pub mod gated;
+pub mod lookup;
 pub mod progress;
 pub mod reembed;
 pub mod search;

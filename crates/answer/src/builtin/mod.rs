@@ -24,7 +24,7 @@ const STOP: &[&str] = &[
     "tell", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this", "to", "us", "wa", "was",
     "we", "were", "what", "when", "where", "whi", "which", "who", "whom", "will", "with", "would", "you", "your",
     "per", "ani", "give", "know", "need", "want", "kya", "hai", "ki", "ka", "ke", "mein", "kitn", "kitna", "kitne",
-    "milti", "milta", "mujh", "kitni", "long", "soon", "often", "till", "until", "under", "go",
+    "milti", "milta", "mujh", "kitni", "long", "soon", "often", "till", "until", "under", "go", "still",
 ];
 
 /// Stems that mean the same thing in policy and organisation questions,
@@ -39,7 +39,7 @@ pub const SYNONYMS: &[&[&str]] = &[
     &["minimum", "least", "min"],
     &["manag", "report", "supervis", "boss"],
     &["offic", "base", "locat", "sit", "work"],
-    &["cost", "fee", "charg", "price"],
+    &["cost", "fee", "charg", "price", "free"],
     &["guest", "friend", "visitor"],
     &["air", "fli", "flight", "airfar"],
     &["claim", "reimburs", "allow", "allowanc", "entitl"],
@@ -61,6 +61,8 @@ fn canonical(term: &str) -> &str {
 pub const MIN_COVERAGE: f32 = 0.6;
 /// Sentences used at most.
 const MAX_SENTENCES: usize = 2;
+/// Sentences used at most when answering a part in its context.
+pub const CONTEXT_SENTENCES: usize = 3;
 /// Evidence chunks read.
 const MAX_CHUNKS: usize = 8;
 
@@ -94,6 +96,15 @@ impl BuiltinModel {
             .collect()
     }
 
+    /// Content terms without synonym folding (what a sentence literally says).
+    pub fn literal_terms(&self, text: &str) -> BTreeSet<String> {
+        self.tokenizer
+            .terms(text)
+            .into_iter()
+            .filter(|t| !STOP.contains(&t.as_str()) && t.chars().count() > 1 && !is_time_label(t))
+            .collect()
+    }
+
     /// Terms of the names in a question: acronyms (MBA, GST) and
     /// capitalised words after the first word (Hyderabad, Dev Anand). An
     /// answer's source must mention every one of them.
@@ -116,20 +127,31 @@ impl BuiltinModel {
 
     /// Every sentence of the first chunks, scored against the question, best first.
     pub fn score_sentences(&self, question: &str, evidence: &[Evidence]) -> Vec<Scored> {
+        self.score_in(question, evidence, MAX_CHUNKS)
+    }
+
+    /// [`BuiltinModel::score_sentences`] over the first `chunks` chunks.
+    pub fn score_in(&self, question: &str, evidence: &[Evidence], chunks: usize) -> Vec<Scored> {
         let q = self.content_terms(question);
         if q.is_empty() {
             return Vec::new();
         }
         let wants_number = asks_for_quantity(question);
         let mut scored = Vec::new();
-        for (rank, ev) in evidence.iter().take(MAX_CHUNKS).enumerate() {
+        for (rank, ev) in evidence.iter().take(chunks).enumerate() {
             let context = self.content_terms(&format!("{} {}", ev.title, ev.heading_path.join(" ")));
-            for sentence in split_sentences(&join_wrapped_lines(&ev.text)) {
+            let sentences = split_sentences(&join_wrapped_lines(&ev.text));
+            let several = sentences.len() > 1;
+            for sentence in sentences {
                 let text = sentence.text.trim().to_string();
                 if text.chars().count() < 12 || looks_like_injection(&text) {
                     continue;
                 }
                 let own = self.content_terms(&text);
+                if several && restates(&own, &context) {
+                    // A restated title ("Subject: Hostel fee for …") says nothing the rest of the chunk does not.
+                    continue;
+                }
                 let direct = q.iter().filter(|t| own.contains(*t)).count() as f32;
                 let by_context = q.iter().filter(|t| !own.contains(*t) && context.contains(*t)).count() as f32;
                 let coverage = (direct + 0.5 * by_context) / q.len() as f32;
@@ -224,12 +246,45 @@ impl ChatModel for BuiltinModel {
         "builtin".into()
     }
 
-    fn chat(&self, _request: &ChatRequest) -> Result<ChatResponse, ModelError> {
-        Err(ModelError::Unsupported { model: self.id(), what: "free-form chat (it answers from evidence only)".into() })
+    /// Inside the agent loop, the deterministic planner decides: the next
+    /// tool call, or no call when its plan is complete; asked for the
+    /// sufficiency verdict, it says yes exactly when the plan is complete.
+    /// Outside the loop it cannot chat.
+    fn chat(&self, request: &ChatRequest) -> Result<ChatResponse, ModelError> {
+        let Some(ctx) = &request.agent else {
+            return Err(ModelError::Unsupported {
+                model: self.id(),
+                what: "free-form chat (it answers from evidence only)".into(),
+            });
+        };
+        let next = crate::agent::planner::next_call(ctx);
+        if ctx.judging {
+            let content = match next {
+                None => r#"{"enough": true, "missing": ""}"#.to_string(),
+                Some(c) => {
+                    let args = &c.arguments;
+                    let missing = match (args["query"].as_str(), args["key"].as_str()) {
+                        (Some(q), _) => q.to_string(),
+                        (None, Some(k)) => format!("{k} in {}", args["table"].as_str().unwrap_or("the table")),
+                        _ => args.to_string(),
+                    };
+                    serde_json::json!({"enough": false, "missing": missing}).to_string()
+                }
+            };
+            return Ok(ChatResponse { content, ..Default::default() });
+        }
+        Ok(ChatResponse { tool_calls: next.into_iter().collect(), ..Default::default() })
+    }
+
+    fn drafts_per_query(&self) -> bool {
+        true
     }
 
     fn answer(&self, question: &str, evidence: &[Evidence], _retry_note: Option<&str>) -> Result<Draft, ModelError> {
-        let chosen = self.select(question, evidence);
+        let chosen = match split_context(question) {
+            Some((ask, context)) => self.select_in_context(ask, context, evidence),
+            None => self.select(question, evidence),
+        };
         let sentences = chosen.into_iter().map(|s| (s.text, vec![s.key])).collect();
         Ok(Draft { sentences, usage: Default::default(), dropped: 0 })
     }
@@ -273,6 +328,39 @@ impl BuiltinModel {
         chosen
     }
 
+    /// Sentences that answer `ask` (full coverage threshold, an amount when
+    /// it asks for one), preferring those that speak of the situation the
+    /// `context` describes ("3-day audit in Hyderabad … personal reasons"):
+    /// at most [`CONTEXT_SENTENCES`], from distinct chunks, over all the
+    /// evidence the agent gathered.
+    pub fn select_in_context(&self, ask: &str, context: &str, evidence: &[Evidence]) -> Vec<Scored> {
+        if !self.evidence_speaks_of(ask, evidence) {
+            return Vec::new();
+        }
+        let situation = self.content_terms(context);
+        let wants_amount = asks_for_amount(ask);
+        let mut scored: Vec<Scored> = self
+            .score_in(ask, evidence, evidence.len())
+            .into_iter()
+            .filter(|s| s.coverage >= MIN_COVERAGE && (!wants_amount || states_amount(&s.text)))
+            .map(|mut s| {
+                let overlap = self.content_terms(&s.text).intersection(&situation).count() as f32;
+                s.score += (0.1 * overlap).min(0.3);
+                s
+            })
+            .collect();
+        scored.sort_by(|a, b| b.score.total_cmp(&a.score));
+        let mut chosen: Vec<Scored> = Vec::new();
+        for s in scored {
+            // After the best, a sentence must also speak of the situation.
+            let relevant = chosen.is_empty() || self.content_terms(&s.text).intersection(&situation).next().is_some();
+            if chosen.len() < CONTEXT_SENTENCES && relevant && !chosen.iter().any(|c| c.key == s.key) {
+                chosen.push(s);
+            }
+        }
+        chosen
+    }
+
     /// Whether the evidence mentions every input number of the question
     /// and, for a yes/no question, every content term, somewhere (text,
     /// title or headings). "Is there parking at the Oslo office?", asked of
@@ -293,6 +381,22 @@ impl BuiltinModel {
         let numbers_known = input_numbers(question).iter().all(|n| texts.iter().any(|t| scope::mentions_number(t, n)));
         terms_known && numbers_known
     }
+}
+
+/// Whether a sentence's terms, apart from a letter's "Subject"/"Re" label,
+/// are all in the chunk's title and headings.
+fn restates(own: &BTreeSet<String>, context: &BTreeSet<String>) -> bool {
+    let mut rest = own.iter().filter(|t| !matches!(t.as_str(), "subject" | "sub" | "re")).peekable();
+    rest.peek().is_some() && rest.all(|t| context.contains(t))
+}
+
+/// `"What can I claim? I have a 3-day audit …"` → the ask and the
+/// situation it is asked in; `None` for a plain question.
+pub fn split_context(question: &str) -> Option<(&str, &str)> {
+    let at = question.find('?')?;
+    let (ask, rest) = question.split_at(at + 1);
+    let rest = rest.trim();
+    (!rest.is_empty() && !rest.contains('?')).then_some((ask, rest))
 }
 
 #[cfg(test)]

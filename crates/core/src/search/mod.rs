@@ -80,6 +80,8 @@ pub struct Hit {
     pub title: String,
     /// Source path.
     pub path: String,
+    /// What the document was read as (`csv` rows come from a table).
+    pub kind: almirah_extract::FileKind,
     /// Headings above the chunk.
     pub heading_path: Vec<String>,
     /// Pages, for PDFs.
@@ -163,7 +165,7 @@ fn rank_of(list: &[(u32, f32)], id: u32) -> Option<RankScore> {
     list.iter().position(|h| h.0 == id).map(|i| RankScore { rank: i + 1, score: list[i].1 })
 }
 
-fn load_hit(
+pub(crate) fn load_hit(
     dbs: &Databases,
     rtxn: &RoTxn<'_>,
     id: u32,
@@ -175,6 +177,7 @@ fn load_hit(
         return Ok(None);
     };
     let doc = dbs.documents.get(rtxn, &chunk.doc_id)?;
+    let kind = doc.as_ref().map_or(almirah_extract::FileKind::Text, |d| d.kind);
     let (title, path) = doc.map(|d| (d.title, d.path)).unwrap_or_default();
     Ok(Some(Hit {
         chunk_id: id,
@@ -182,6 +185,7 @@ fn load_hit(
         doc_id: chunk.doc_id,
         title,
         path,
+        kind,
         heading_path: chunk.heading_path,
         pages: chunk.pages,
         text: chunk.text,

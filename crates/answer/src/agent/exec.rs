@@ -1,0 +1,170 @@
+//! Running validated tool calls against the engine. Every tool reads
+//! through the freshness gate at the loop's as-of date, so only admitted
+//! chunks become evidence; withheld ones come back as notes with their
+//! reasons and never with their text (ARCHITECTURE §2, §7).
+
+use std::time::Instant;
+
+use almirah_core::Engine;
+use almirah_core::freshness::AsOf;
+use almirah_core::lookup::{ChunkRead, DocFilter, TableLookup};
+use serde::{Deserialize, Serialize};
+
+use super::tools::ToolRequest;
+use crate::evidence::Evidence;
+use crate::trace::{Step, TraceHit};
+
+/// What one tool call produced.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ToolOutcome {
+    /// Tool name.
+    pub name: String,
+    /// Arguments (clamped).
+    pub arguments: serde_json::Value,
+    /// Admitted chunks it returned, best first.
+    pub evidence: Vec<Evidence>,
+    /// Withheld notes: "circular-09@2024-25: superseded by circular-14@2026-27".
+    pub withheld: Vec<String>,
+    /// Plain-text result for listings and errors (no document text).
+    pub text: String,
+    /// For `lookup_table`: the table's text values that can be looked up.
+    pub cells: Vec<String>,
+    /// Whether the call failed.
+    pub error: bool,
+    /// Time, ms.
+    pub ms: f64,
+    /// The search step for the trace, when the tool searched.
+    pub search_step: Option<Step>,
+}
+
+/// Run one request.
+pub fn execute(engine: &Engine, request: &ToolRequest, as_of: AsOf) -> ToolOutcome {
+    let started = Instant::now();
+    let mut out = ToolOutcome { name: request.name().into(), arguments: request.arguments(), ..Default::default() };
+    let result = match request {
+        ToolRequest::Search { query, series, session, k } => {
+            let filter = DocFilter { series: series.clone(), session: *session };
+            search(engine, query, &filter, *k, as_of, &mut out)
+        }
+        ToolRequest::ReadChunk { key } => read(engine, key, as_of, &mut out),
+        ToolRequest::ListDocuments { filter } => list(engine, filter, as_of, &mut out),
+        ToolRequest::LookupTable { table, key } => lookup(engine, table, key, as_of, &mut out),
+    };
+    if let Err(e) = result {
+        out.error = true;
+        out.text = format!("error: {e}");
+    }
+    out.ms = started.elapsed().as_secs_f64() * 1000.0;
+    out
+}
+
+fn search(
+    engine: &Engine,
+    query: &str,
+    filter: &DocFilter,
+    k: usize,
+    as_of: AsOf,
+    out: &mut ToolOutcome,
+) -> almirah_core::Result<()> {
+    let opts = almirah_core::SearchOptions { k, ..engine.config().search };
+    let results = engine.search_in(query, &opts, as_of, engine.config().withheld_notes, filter)?;
+    out.evidence = results.results.hits.iter().map(Evidence::from).collect();
+    out.withheld = crate::classic::withheld_notes(&results);
+    let hit = |key: &str, path: &str, score: f32, verdict: String| TraceHit {
+        key: key.into(),
+        path: path.into(),
+        score,
+        verdict,
+    };
+    out.search_step = Some(Step::Search {
+        query: query.into(),
+        as_of: as_of.date.to_string(),
+        session: as_of.session.to_string(),
+        hits: results.results.hits.iter().map(|h| hit(&h.key, &h.path, h.score, "admitted".into())).collect(),
+        withheld: results
+            .withheld
+            .iter()
+            .map(|w| hit(&w.hit.key, &w.hit.path, w.hit.score, format!("withheld: {}", w.reason)))
+            .collect(),
+        ms: results.results.elapsed_ms,
+    });
+    if out.evidence.is_empty() {
+        out.text = "no passage in force matches".into();
+    }
+    Ok(())
+}
+
+fn read(engine: &Engine, key: &str, as_of: AsOf, out: &mut ToolOutcome) -> almirah_core::Result<()> {
+    match engine.read_chunk(key, as_of)? {
+        ChunkRead::Admitted { hit } => out.evidence.push(Evidence::from(hit.as_ref())),
+        ChunkRead::Withheld { key, reason } => {
+            out.withheld.push(format!("{}: {reason}", key.split("::").next().unwrap_or(&key)));
+            out.text = format!("[{key}] is not in force as of {}: {reason}", as_of.date);
+        }
+        ChunkRead::NotFound { key } => {
+            out.error = true;
+            out.text = format!("error: no passage has the key [{key}]; use a key from a search result");
+        }
+    }
+    Ok(())
+}
+
+fn list(engine: &Engine, filter: &str, as_of: AsOf, out: &mut ToolOutcome) -> almirah_core::Result<()> {
+    let needle = filter.to_lowercase();
+    let docs = engine.documents(as_of)?;
+    let (current, other): (Vec<_>, Vec<_>) = docs
+        .into_iter()
+        .filter(|d| d.key.to_lowercase().contains(&needle) || d.title.to_lowercase().contains(&needle))
+        .partition(|d| d.statuses.iter().any(|s| s == "current"));
+    let mut lines: Vec<String> = current
+        .iter()
+        .take(30)
+        .map(|d| {
+            let session = d.meta.session.as_ref().map(|s| format!(", session {}", s.value)).unwrap_or_default();
+            format!("{} — {}{session}", d.key, d.title)
+        })
+        .collect();
+    if current.len() > 30 {
+        lines.push(format!("… and {} more", current.len() - 30));
+    }
+    if !other.is_empty() {
+        lines.push(format!("({} matching documents are not in force and are not listed)", other.len()));
+    }
+    out.text = if lines.is_empty() { "no document in force matches".into() } else { lines.join("\n") };
+    Ok(())
+}
+
+fn lookup(engine: &Engine, table: &str, key: &str, as_of: AsOf, out: &mut ToolOutcome) -> almirah_core::Result<()> {
+    match engine.lookup_table(table, key, 12, as_of)? {
+        TableLookup::Rows { document, headers, rows, values } => {
+            out.evidence = rows.iter().map(Evidence::from).collect();
+            if rows.is_empty() {
+                out.text = format!("no row of {document} ({}) contains {key:?}", headers.join(", "));
+            }
+            out.text.push_str(&format!("\nother values in {document}: {}", values.join(", ")));
+            out.cells = values;
+        }
+        TableLookup::NoSuchTable { table, available } => {
+            out.error = true;
+            out.text = format!("error: no table in force is called {table:?}; tables: {}", available.join(", "));
+        }
+    }
+    Ok(())
+}
+
+/// The result as the model reads it: admitted passages in delimited data
+/// blocks (their text is data, not instructions), then notes.
+pub fn render(outcome: &ToolOutcome) -> String {
+    let mut out = format!("RESULT of {} {}:\n", outcome.name, outcome.arguments);
+    for e in &outcome.evidence {
+        out.push_str(&format!("<document key=\"{}\" title=\"{}\">\n{}\n</document>\n", e.key, e.title, e.text.trim()));
+    }
+    if !outcome.text.is_empty() {
+        out.push_str(&outcome.text);
+        out.push('\n');
+    }
+    for w in &outcome.withheld {
+        out.push_str(&format!("withheld (not in force, do not use): {w}\n"));
+    }
+    out
+}

@@ -1,0 +1,166 @@
+//! The async runner: drives a [`Machine`] to its end, calling the model on
+//! the blocking pool under the wall-clock budget, and running tools against
+//! the engine.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use almirah_core::Engine;
+use chrono::NaiveDate;
+
+use super::exec::{self, ToolOutcome};
+use super::{AgentConfig, Machine};
+use crate::classic::{ABSTAIN, Answer, Status};
+use crate::model::{ChatModel, ChatRequest, ChatResponse, Draft, ModelError};
+use crate::router::RouteLabel;
+use crate::trace::{Step, StopReason};
+
+/// Answer `question` with the agent loop, blocking (builds a small tokio
+/// runtime). Chit-chat is answered by the classic path.
+///
+/// # Errors
+/// Storage errors, and an I/O error if the runtime cannot start.
+pub fn ask_agent(
+    engine: &Engine,
+    model: Arc<dyn ChatModel>,
+    question: &str,
+    today: NaiveDate,
+    status: &dyn Status,
+    cfg: &AgentConfig,
+) -> almirah_core::Result<Answer> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .map_err(|source| almirah_core::Error::Io { path: "tokio runtime".into(), source })?;
+    rt.block_on(run(engine, model, question, today, status, cfg))
+}
+
+/// Run the loop to its end and compose the answer.
+///
+/// # Errors
+/// Storage errors.
+pub async fn run(
+    engine: &Engine,
+    model: Arc<dyn ChatModel>,
+    question: &str,
+    today: NaiveDate,
+    status: &dyn Status,
+    cfg: &AgentConfig,
+) -> almirah_core::Result<Answer> {
+    let started = Instant::now();
+    let prepared = crate::classic::prepare(engine, question, today);
+    if prepared.route.label == RouteLabel::ChitChat {
+        return crate::classic::ask(engine, model.as_ref(), question, today, status);
+    }
+    let (route, as_of, trace, label) = (prepared.route, prepared.as_of, prepared.trace, prepared.label);
+    let hops = route.label == RouteLabel::MultiHop;
+    let parts = if route.parts.is_empty() { vec![question.to_string()] } else { route.parts.clone() };
+    let mut m = Machine::new(question, parts, hops, as_of, cfg.clone(), trace);
+    loop {
+        let elapsed = started.elapsed().as_millis() as u64;
+        match m.next_step(elapsed) {
+            super::Action::CallModel(request) => {
+                let remaining = cfg.budgets.max_wall_ms.saturating_sub(elapsed);
+                let t = Instant::now();
+                let reply = call_chat(model.clone(), request, remaining).await;
+                m.on_model_reply(reply, &model.id(), t.elapsed().as_secs_f64() * 1000.0);
+            }
+            super::Action::CallTools(requests) => {
+                let mut outcomes = Vec::new();
+                for r in &requests {
+                    status.line(&format!("{}: {}", r.name(), r.arguments()));
+                    outcomes.push(exec::execute(engine, r, as_of));
+                }
+                m.on_tool_results(outcomes);
+            }
+            super::Action::Draft { retry_note } => {
+                status.line("Drafting the answer…");
+                let draft = draft(model.clone(), &m, retry_note).await;
+                m.on_draft(draft);
+            }
+            super::Action::Done => break,
+        }
+    }
+    let mut answer = finish(&m, label, as_of);
+    answer.trace.total_ms = started.elapsed().as_secs_f64() * 1000.0;
+    Ok(answer)
+}
+
+async fn call_chat(
+    model: Arc<dyn ChatModel>,
+    request: ChatRequest,
+    remaining_ms: u64,
+) -> Result<ChatResponse, ModelError> {
+    let job = tokio::task::spawn_blocking(move || model.chat(&request));
+    match tokio::time::timeout(Duration::from_millis(remaining_ms.max(1)), job).await {
+        Ok(Ok(reply)) => reply,
+        Ok(Err(join)) => Err(ModelError::Unavailable(format!("model call failed: {join}"))),
+        Err(_) => Err(ModelError::Unavailable(format!("no reply within the remaining {remaining_ms} ms budget"))),
+    }
+}
+
+/// Draft from the gathered evidence: one call over everything, or, for a
+/// model that drafts per query (the builtin), one per tool result.
+async fn draft(model: Arc<dyn ChatModel>, m: &Machine, retry_note: Option<String>) -> Result<Draft, ModelError> {
+    let question = m.question().to_string();
+    let evidence = m.evidence.clone();
+    let outcomes: Vec<ToolOutcome> = m.outcomes().to_vec();
+    let job = tokio::task::spawn_blocking(move || {
+        if !model.drafts_per_query() {
+            return model.answer(&question, &evidence, retry_note.as_deref());
+        }
+        let mut merged = Draft::default();
+        for o in outcomes.iter().filter(|o| !o.evidence.is_empty()) {
+            let label = draft_label(o, &question);
+            // A part asked in a situation reads everything gathered; a plain query its own results.
+            let scope = if crate::builtin::split_context(&label).is_some() { &evidence } else { &o.evidence };
+            let d = model.answer(&label, scope, retry_note.as_deref())?;
+            for s in d.sentences {
+                if !merged.sentences.iter().any(|(t, _)| *t == s.0) {
+                    merged.sentences.push(s);
+                }
+            }
+        }
+        Ok(merged)
+    });
+    job.await.map_err(|e| ModelError::Unavailable(format!("drafting failed: {e}")))?
+}
+
+fn draft_label(o: &ToolOutcome, question: &str) -> String {
+    let arg = |k: &str| o.arguments[k].as_str().unwrap_or_default().to_string();
+    match o.name.as_str() {
+        "search_documents" => arg("query"),
+        "lookup_table" => format!("{} {}", arg("key"), arg("table")),
+        _ => question.to_string(),
+    }
+}
+
+/// The answer: the verified draft with a note of what is missing when a
+/// budget stopped the loop; the hand-over message when a budget or the
+/// provider left nothing verified; else the abstention.
+fn finish(m: &Machine, label: String, as_of: almirah_core::freshness::AsOf) -> Answer {
+    let draft = m.draft.clone().unwrap_or_default();
+    let stop = m.stop.unwrap_or(StopReason::Answered);
+    let mut trace = m.trace.clone();
+    trace.stop_reason = stop;
+    let question = m.question().to_string();
+    let mut answer = crate::classic::compose(&question, &draft, &m.evidence, m.withheld.clone(), as_of, label, trace);
+    let budget_stop = !matches!(stop, StopReason::Answered);
+    if !answer.citations.is_empty() {
+        let missing = m.missing_parts();
+        if budget_stop && !missing.is_empty() {
+            answer.text.push_str(&format!(" Not answered within the limits: {}.", missing.join("; ")));
+        }
+        return answer;
+    }
+    if budget_stop {
+        answer.text = m.config().handover.clone();
+        answer.trace.stop_reason = StopReason::HandedOver;
+        answer.trace.steps.push(Step::Note { text: format!("handed over after {stop:?}") });
+        return answer;
+    }
+    answer.text = ABSTAIN.to_string();
+    answer.abstained = true;
+    answer.trace.stop_reason = StopReason::Abstained;
+    answer
+}

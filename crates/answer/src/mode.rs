@@ -1,0 +1,80 @@
+//! Which path answers: `classic` (one search per part, no model decisions),
+//! `agent` (the loop), or `auto` (the router sends multi-part and multi-hop
+//! questions to the loop and everything else to the classic path, so simple
+//! questions cost what they cost on the classic path).
+
+use std::str::FromStr;
+use std::sync::Arc;
+
+use almirah_core::Engine;
+use chrono::NaiveDate;
+use serde::{Deserialize, Serialize};
+
+use crate::agent::{self, AgentConfig};
+use crate::classic::{self, Answer, Status};
+use crate::model::ChatModel;
+use crate::router::{self, RouteLabel};
+
+/// An answering mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// The classic path.
+    Classic,
+    /// The agent loop.
+    Agent,
+    /// Classic for simple and historical questions, the loop for multi-part and multi-hop ones.
+    #[default]
+    Auto,
+}
+
+impl FromStr for Mode {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_lowercase().as_str() {
+            "classic" => Ok(Mode::Classic),
+            "agent" => Ok(Mode::Agent),
+            "auto" => Ok(Mode::Auto),
+            other => Err(format!("unknown mode {other:?}; the modes are classic, agent and auto")),
+        }
+    }
+}
+
+impl std::fmt::Display for Mode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Mode::Classic => "classic",
+            Mode::Agent => "agent",
+            Mode::Auto => "auto",
+        })
+    }
+}
+
+/// Answer `question` in `mode` (blocking).
+///
+/// # Errors
+/// Storage and embedder errors.
+pub fn answer(
+    engine: &Engine,
+    model: Arc<dyn ChatModel>,
+    question: &str,
+    today: NaiveDate,
+    status: &dyn Status,
+    mode: Mode,
+    cfg: &AgentConfig,
+) -> almirah_core::Result<Answer> {
+    let use_agent = match mode {
+        Mode::Classic => false,
+        Mode::Agent => true,
+        Mode::Auto => {
+            let route = router::route(question, today, engine.config().session_start_month);
+            matches!(route.label, RouteLabel::MultiPart | RouteLabel::MultiHop)
+        }
+    };
+    if use_agent {
+        agent::ask_agent(engine, model, question, today, status, cfg)
+    } else {
+        classic::ask(engine, model.as_ref(), question, today, status)
+    }
+}
