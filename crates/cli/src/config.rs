@@ -29,8 +29,33 @@ pub struct Config {
     pub profile: ProfileSection,
     /// `[sessions] start_month = 7`, optional `current = "2026-27"`.
     pub sessions: SessionsSection,
+    /// The chat model: `[model] spec = "ollama:qwen2.5:1.5b"  mode = "auto"`, plus
+    /// provider options (`request_timeout_ms`, `api_key_env`, `ollama_url`, …).
+    pub model: ModelSection,
+    /// The agent loop: `[agent] action_mode = true  handover = "…"` and
+    /// `[agent.budgets] max_rounds = 5  max_tool_calls = 8  max_input_tokens = 24000  max_wall_ms = 120000`.
+    pub agent: almirah_answer::agent::AgentConfig,
     /// Per-folder settings: `[[folders]] path = "…"  versioning = "auto"  date_order = "day-month"  audience = ["hr-only"]`.
     pub folders: Vec<almirah_core::freshness::FolderSettings>,
+}
+
+/// `[model]` section.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ModelSection {
+    /// `builtin`, `ollama:NAME`, `openai:URL:NAME` or `gemini:NAME`.
+    pub spec: String,
+    /// `classic`, `agent` or `auto` (default).
+    pub mode: almirah_answer::mode::Mode,
+    /// Timeouts (ms), retries, base URLs, key variable, temperature, output tokens.
+    #[serde(flatten)]
+    pub options: almirah_answer::providers::ProviderOptions,
+}
+
+impl Default for ModelSection {
+    fn default() -> Self {
+        Self { spec: "builtin".into(), mode: Default::default(), options: Default::default() }
+    }
 }
 
 /// `[profile]` section.

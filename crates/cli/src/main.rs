@@ -145,14 +145,24 @@ pub enum Command {
         /// Print the trace: route, searches, hits, withheld chunks, checks, time.
         #[arg(long)]
         trace: bool,
+        /// classic (one search per part), agent (the model decides), or auto
+        /// (agent for multi-part and multi-hop questions). Default from the config, else auto.
+        #[arg(long)]
+        mode: Option<String>,
+        /// builtin | ollama:NAME | openai:URL:NAME | gemini:NAME. Default from the config, else builtin.
+        #[arg(long)]
+        model: Option<String>,
     },
     /// Run an evaluation set (JSONL) and print metrics per mode.
     Eval {
         /// The set, one JSON object per line.
         set: PathBuf,
-        /// Modes to run (classic; agent and auto arrive with the agent loop).
+        /// Modes to run, comma-separated: classic, agent, auto.
         #[arg(long, default_value = "classic", value_delimiter = ',')]
         mode: Vec<String>,
+        /// builtin | ollama:NAME | openai:URL:NAME | gemini:NAME. Default from the config, else builtin.
+        #[arg(long)]
+        model: Option<String>,
         /// Write report.md, results.json and SVG plots into this folder.
         #[arg(long)]
         report: Option<PathBuf>,

@@ -157,7 +157,8 @@ fn lookup(engine: &Engine, table: &str, key: &str, as_of: AsOf, out: &mut ToolOu
 pub fn render(outcome: &ToolOutcome) -> String {
     let mut out = format!("RESULT of {} {}:\n", outcome.name, outcome.arguments);
     for e in &outcome.evidence {
-        out.push_str(&format!("<document key=\"{}\" title=\"{}\">\n{}\n</document>\n", e.key, e.title, e.text.trim()));
+        out.push_str(&crate::providers::prompt::document_block(e));
+        out.push('\n');
     }
     if !outcome.text.is_empty() {
         out.push_str(&outcome.text);

@@ -297,8 +297,17 @@ impl Machine {
 
     /// Feed the draft back. It is checked here; failures regenerate once,
     /// then failing sentences are dropped.
-    pub fn on_draft(&mut self, draft: Result<Draft, ModelError>) {
+    pub fn on_draft(&mut self, draft: Result<Draft, ModelError>, model: &str, ms: f64) {
         self.trace.model_calls += 1;
+        if let Ok(d) = &draft {
+            self.trace.steps.push(Step::Model {
+                model: model.into(),
+                sentences: d.sentences.len(),
+                input_tokens: d.usage.input_tokens,
+                output_tokens: d.usage.output_tokens,
+                ms,
+            });
+        }
         let question = self.context.question.clone();
         let draft = match draft {
             Ok(d) => d,

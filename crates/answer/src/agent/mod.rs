@@ -11,6 +11,7 @@
 //! - [`action`] is the JSON-schema action mode for small local models.
 
 pub mod action;
+pub mod draft;
 pub mod exec;
 pub mod machine;
 pub mod planner;

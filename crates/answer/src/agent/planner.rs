@@ -113,7 +113,7 @@ fn find_search<'a>(ctx: &'a AgentContext, query: &str) -> Option<&'a ToolOutcome
 
 /// A `lookup_table` call when a word of the query is a cell of a table:
 /// one whose rows the search returned, or one looked up before (whose text
-/// values are known). Each (table, word) is looked up once.
+/// values are known). Only the query's first such word is looked up, once.
 fn table_follow_up(ctx: &AgentContext, query: &str, done: &ToolOutcome) -> Option<ToolCall> {
     let mut tables: Vec<(String, Vec<String>)> = Vec::new();
     for row in done.evidence.iter().filter(|e| e.table_row).take(3) {
@@ -133,9 +133,8 @@ fn table_follow_up(ctx: &AgentContext, query: &str, done: &ToolOutcome) -> Optio
         let already = ctx.done.iter().any(|o| {
             o.name == "lookup_table" && o.arguments["key"].as_str().is_some_and(|k| k.eq_ignore_ascii_case(word))
         });
-        if !already {
-            return Some(ToolCall { name: "lookup_table".into(), arguments: json!({"table": table, "key": word}) });
-        }
+        return (!already)
+            .then(|| ToolCall { name: "lookup_table".into(), arguments: json!({"table": table, "key": word}) });
     }
     None
 }

@@ -75,8 +75,9 @@ pub async fn run(
             }
             super::Action::Draft { retry_note } => {
                 status.line("Drafting the answer…");
+                let t = Instant::now();
                 let draft = draft(model.clone(), &m, retry_note).await;
-                m.on_draft(draft);
+                m.on_draft(draft, &model.id(), t.elapsed().as_secs_f64() * 1000.0);
             }
             super::Action::Done => break,
         }
@@ -105,7 +106,11 @@ async fn draft(model: Arc<dyn ChatModel>, m: &Machine, retry_note: Option<String
     let question = m.question().to_string();
     let evidence = m.evidence.clone();
     let outcomes: Vec<ToolOutcome> = m.outcomes().to_vec();
+    let structured = m.config().action_mode;
     let job = tokio::task::spawn_blocking(move || {
+        if structured && !model.drafts_per_query() {
+            return super::draft::structured(model.as_ref(), &question, &evidence, retry_note.as_deref());
+        }
         if !model.drafts_per_query() {
             return model.answer(&question, &evidence, retry_note.as_deref());
         }

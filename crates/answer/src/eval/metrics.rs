@@ -36,6 +36,9 @@ pub struct QuestionResult {
     pub ms: f64,
     /// Model calls.
     pub model_calls: u32,
+    /// Router label (`simple`, `multi-part`, …).
+    #[serde(default)]
+    pub route: String,
     /// Tool calls.
     pub tool_calls: u32,
     /// Prompt tokens.
@@ -80,6 +83,7 @@ pub fn score(item: &EvalItem, answer: &Answer, mode: &str) -> QuestionResult {
         expect_abstain: e.abstain,
         ms: answer.trace.total_ms,
         model_calls: answer.trace.model_calls,
+        route: answer.route.clone(),
         tool_calls: answer.trace.tool_calls,
         input_tokens,
         output_tokens,
@@ -157,6 +161,11 @@ pub struct Summary {
     pub p95_ms: f64,
     /// Mean model calls.
     pub model_calls: f64,
+    /// Mean model plus tool calls on simple and historical questions (the
+    /// ones `auto` keeps on the classic path).
+    pub simple_calls: f64,
+    /// Mean input tokens per question.
+    pub input_tokens: f64,
     /// Mean tool calls.
     pub tool_calls: f64,
     /// Mean prompt plus completion tokens.
@@ -203,6 +212,13 @@ pub fn summarise(mode: &str, results: &[QuestionResult]) -> Summary {
         p50_ms: percentile(&ms, 50.0),
         p95_ms: percentile(&ms, 95.0),
         model_calls: mean(results.iter().map(|r| r.model_calls as f64)),
+        simple_calls: mean(
+            results
+                .iter()
+                .filter(|r| matches!(r.route.as_str(), "simple" | "historical"))
+                .map(|r| (r.model_calls + r.tool_calls) as f64),
+        ),
+        input_tokens: mean(results.iter().map(|r| r.input_tokens as f64)),
         tool_calls: mean(results.iter().map(|r| r.tool_calls as f64)),
         tokens: mean(results.iter().map(|r| (r.input_tokens + r.output_tokens) as f64)),
     }

@@ -41,6 +41,8 @@ pub fn table(summaries: &[Summary]) -> String {
         ("latency p95 (ms)", Box::new(|s| format!("{:.0}", s.p95_ms))),
         ("model calls", Box::new(|s| format!("{:.2}", s.model_calls))),
         ("tool calls", Box::new(|s| format!("{:.2}", s.tool_calls))),
+        ("calls on simple questions", Box::new(|s| format!("{:.2}", s.simple_calls))),
+        ("input tokens", Box::new(|s| format!("{:.0}", s.input_tokens))),
         ("tokens", Box::new(|s| format!("{:.0}", s.tokens))),
     ];
     let mut out = format!(

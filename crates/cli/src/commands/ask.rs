@@ -2,15 +2,22 @@
 
 use std::process::ExitCode;
 
-use almirah_answer::builtin::BuiltinModel;
-use almirah_answer::classic::{self, Answer};
+use almirah_answer::classic::Answer;
 use almirah_core::Engine;
 use almirah_core::freshness::AsOf;
 use anyhow::Result;
 
+use super::model::Answering;
+
 /// Answer one question; status lines go to stderr while it works.
-pub fn run(engine: &Engine, question: &str, as_of: Option<AsOf>, trace: bool, json: bool) -> Result<ExitCode> {
-    let model = BuiltinModel::default();
+pub fn run(
+    engine: &Engine,
+    answering: &Answering,
+    question: &str,
+    as_of: Option<AsOf>,
+    trace: bool,
+    json: bool,
+) -> Result<ExitCode> {
     let today = as_of.map_or_else(|| chrono::Local::now().date_naive(), |a| a.date);
     let quiet = json;
     let status = move |line: &str| {
@@ -18,7 +25,9 @@ pub fn run(engine: &Engine, question: &str, as_of: Option<AsOf>, trace: bool, js
             eprintln!("{line}");
         }
     };
-    let answer = classic::ask(engine, &model, question, today, &status)?;
+    let model = answering.model.clone();
+    let answer =
+        almirah_answer::mode::answer(engine, model, question, today, &status, answering.mode, &answering.agent)?;
     if json {
         println!("{}", serde_json::to_string_pretty(&answer)?);
         return Ok(ExitCode::SUCCESS);

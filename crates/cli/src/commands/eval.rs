@@ -1,17 +1,27 @@
-//! `almirah eval <set.jsonl> [--mode classic] [--json] [--report DIR]`
+//! `almirah eval <set.jsonl> [--mode classic,agent,auto] [--model SPEC] [--json] [--report DIR]`
 
 use std::path::Path;
 use std::process::ExitCode;
 
-use almirah_answer::builtin::BuiltinModel;
-use almirah_answer::classic;
+use std::str::FromStr;
+
 use almirah_answer::eval::{self, QuestionResult};
+use almirah_answer::mode::Mode;
 use almirah_core::Engine;
 use almirah_core::freshness::dates::{DateOrder, parse_date};
 use anyhow::{Context, Result, bail};
 
 /// Run an evaluation set and print the per-mode table.
-pub fn run(engine: &Engine, set: &Path, modes: &[String], report: Option<&Path>, json: bool) -> Result<ExitCode> {
+pub fn run(
+    engine: &Engine,
+    answering: &super::model::Answering,
+    set: &Path,
+    modes: &[String],
+    report: Option<&Path>,
+    json: bool,
+) -> Result<ExitCode> {
+    let modes: Vec<Mode> =
+        modes.iter().map(|m| Mode::from_str(m).map_err(anyhow::Error::msg)).collect::<Result<_>>()?;
     let text = std::fs::read_to_string(set).with_context(|| format!("reading {}", set.display()))?;
     let (items, errors) = eval::load(&text);
     for (line, err) in &errors {
@@ -20,13 +30,10 @@ pub fn run(engine: &Engine, set: &Path, modes: &[String], report: Option<&Path>,
     if items.is_empty() {
         bail!("{} holds no questions", set.display());
     }
-    let model = BuiltinModel::default();
     let mut results: Vec<QuestionResult> = Vec::new();
     let mut summaries = Vec::new();
     for mode in modes {
-        if mode != "classic" {
-            bail!("mode {mode:?} is not available yet: the agent loop has not landed; use --mode classic");
-        }
+        let mode_name = mode.to_string();
         let mut mode_results = Vec::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
             eprint!("\r{mode}: {}/{} {}", i + 1, items.len(), item.id);
@@ -35,11 +42,20 @@ pub fn run(engine: &Engine, set: &Path, modes: &[String], report: Option<&Path>,
                 .as_deref()
                 .and_then(|d| parse_date(d, DateOrder::DayMonth))
                 .unwrap_or_else(|| chrono::Local::now().date_naive());
-            let answer = classic::ask(engine, &model, &item.question, today, &|_: &str| {})?;
-            mode_results.push(eval::score(item, &answer, mode));
+            let model = answering.model.clone();
+            let answer = almirah_answer::mode::answer(
+                engine,
+                model,
+                &item.question,
+                today,
+                &|_: &str| {},
+                mode,
+                &answering.agent,
+            )?;
+            mode_results.push(eval::score(item, &answer, &mode_name));
         }
         eprintln!();
-        summaries.push(eval::summarise(mode, &mode_results));
+        summaries.push(eval::summarise(&mode_name, &mode_results));
         results.extend(mode_results);
     }
     if let Some(dir) = report {

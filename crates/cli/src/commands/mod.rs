@@ -4,6 +4,7 @@ mod ask;
 mod docs;
 mod eval;
 mod index;
+mod model;
 mod search;
 mod status;
 
@@ -36,14 +37,18 @@ pub fn run(cli: &Cli) -> Result<ExitCode> {
             }
             Some(action) => docs::edit(&engine, action, cli.json),
         },
-        Command::Ask { question, as_of, trace } => {
+        Command::Ask { question, as_of, trace, mode, model } => {
             let as_of = match as_of {
                 Some(d) => Some(docs::parse_as_of(&engine, Some(d), None)?),
                 None => None,
             };
-            ask::run(&engine, question, as_of, *trace, cli.json)
+            let answering = model::Answering::from_cli(cli, model.as_deref(), mode.as_deref())?;
+            ask::run(&engine, &answering, question, as_of, *trace, cli.json)
         }
-        Command::Eval { set, mode, report } => eval::run(&engine, set, mode, report.as_deref(), cli.json),
+        Command::Eval { set, mode, report, model } => {
+            let answering = model::Answering::from_cli(cli, model.as_deref(), None)?;
+            eval::run(&engine, &answering, set, mode, report.as_deref(), cli.json)
+        }
         Command::Status => status::run(&engine, cli.json),
         Command::Reindex { .. } => status::re_embed(&engine, cli.json),
         Command::Dump => {
