@@ -169,6 +169,11 @@ pub enum Command {
     },
     /// Counts, sizes, problems and the embedder of the library.
     Status,
+    /// Store an API key in the OS keyring (read from standard input, never echoed to logs).
+    Key {
+        /// `openai` or `gemini`.
+        provider: String,
+    },
     /// Rebuild parts of the index.
     Reindex {
         /// Re-embed every chunk with the configured embedder into a new vector index.

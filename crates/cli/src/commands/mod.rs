@@ -19,6 +19,9 @@ use crate::{Cli, Command, config};
 
 /// Run the parsed command.
 pub fn run(cli: &Cli) -> Result<ExitCode> {
+    if let Command::Key { provider } = &cli.command {
+        return model::store_key(provider, cli.json);
+    }
     let engine = open_engine(cli)?;
     match &cli.command {
         Command::Index { folders, quiet } => index::run(&engine, folders, *quiet || cli.json, cli.json),
@@ -56,7 +59,7 @@ pub fn run(cli: &Cli) -> Result<ExitCode> {
             println!("{}", serde_json::to_string_pretty(&dump)?);
             Ok(ExitCode::SUCCESS)
         }
-        Command::Extract { .. } => Ok(ExitCode::SUCCESS),
+        Command::Extract { .. } | Command::Key { .. } => Ok(ExitCode::SUCCESS),
     }
 }
 

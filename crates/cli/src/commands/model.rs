@@ -8,7 +8,10 @@ use almirah_answer::agent::AgentConfig;
 use almirah_answer::mode::Mode;
 use almirah_answer::model::ChatModel;
 use almirah_answer::providers;
-use anyhow::{Context, Result, anyhow};
+use std::process::ExitCode;
+
+use almirah_answer::providers::keys::{KEYRING_SERVICE, Secret, store_in_keyring};
+use anyhow::{Context, Result, anyhow, bail};
 
 use crate::{Cli, config};
 
@@ -37,4 +40,33 @@ impl Answering {
         };
         Ok(Self { model: Arc::from(chat), mode, agent: file.agent })
     }
+}
+
+/// `almirah key PROVIDER`: read a key from standard input and store it in
+/// the OS keyring (service `almirah`, user = provider).
+///
+/// # Errors
+/// An unknown provider, an empty key, or a keyring that refuses.
+pub fn store_key(provider: &str, json: bool) -> Result<ExitCode> {
+    if !matches!(provider, "openai" | "gemini") {
+        bail!("keys are stored for openai or gemini, not {provider:?}");
+    }
+    if !json {
+        eprintln!("Paste the {provider} API key and press Enter:");
+    }
+    let mut line = String::new();
+    std::io::stdin().read_line(&mut line).context("reading the key from standard input")?;
+    let secret = Secret::new(line);
+    if secret.expose().is_empty() {
+        bail!("no key was given");
+    }
+    store_in_keyring(provider, &secret).map_err(|e| {
+        anyhow!("the OS keyring refused the key ({e}); set the environment variable instead (see README)")
+    })?;
+    if json {
+        println!("{}", serde_json::json!({"stored": provider, "service": KEYRING_SERVICE}));
+    } else {
+        println!("stored the {provider} key in the OS keyring (service {KEYRING_SERVICE}, user {provider})");
+    }
+    Ok(ExitCode::SUCCESS)
 }
