@@ -35,6 +35,8 @@ step "clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
 step "tests"
+llm_summary="${CARGO_TARGET_DIR:-target}/tmp/llm-summary.txt"
+rm -f "$llm_summary"
 log="$(mktemp)"
 trap 'rm -f "$log"; stop_llm' EXIT
 set +e
@@ -44,6 +46,11 @@ set -e
 totals=$(awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i } } END { print p + 0, f + 0 }' "$log")
 passed=${totals% *}
 failed=${totals#* }
+
+if [ -f "$llm_summary" ]; then
+  step "agent loop against the real 0.5B server"
+  cat "$llm_summary"
+fi
 
 step "docs"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked

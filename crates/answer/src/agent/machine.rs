@@ -28,7 +28,7 @@ pub enum Action {
         /// Failures of the first draft, for the regeneration.
         retry_note: Option<String>,
     },
-    /// Finished; read [`Machine::finish`].
+    /// Finished: the runner composes the answer from the draft, evidence and trace.
     Done,
 }
 
