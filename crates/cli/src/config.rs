@@ -35,8 +35,30 @@ pub struct Config {
     /// The agent loop: `[agent] action_mode = true  handover = "…"` and
     /// `[agent.budgets] max_rounds = 5  max_tool_calls = 8  max_input_tokens = 24000  max_wall_ms = 120000`.
     pub agent: almirah_answer::agent::AgentConfig,
-    /// Per-folder settings: `[[folders]] path = "…"  versioning = "auto"  date_order = "day-month"  audience = ["hr-only"]`.
+    /// Watched folders and their settings: `[[folders]] path = "…"  recursive = true
+    /// include = ["*.md"]  exclude = ["drafts/**"]  versioning = "auto"  date_order = "day-month"
+    /// audience = ["hr-only"]  force_poll = false` (`almirah folders add|remove|list` edits them).
     pub folders: Vec<almirah_core::freshness::FolderSettings>,
+    /// `almirah watch` timing: `[watch] debounce_ms = 300  reconcile_secs = 300  poll_interval_ms = 2000`.
+    pub watch: WatchSection,
+}
+
+/// `[watch]` section.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct WatchSection {
+    /// Quiet time after the last event on a path before it is read, in ms.
+    pub debounce_ms: u64,
+    /// Time between full reconciles, in seconds.
+    pub reconcile_secs: u64,
+    /// How often polled folders (network shares, `force_poll`) are re-read, in ms.
+    pub poll_interval_ms: u64,
+}
+
+impl Default for WatchSection {
+    fn default() -> Self {
+        Self { debounce_ms: 300, reconcile_secs: 300, poll_interval_ms: 2000 }
+    }
 }
 
 /// `[model]` section.
@@ -173,6 +195,14 @@ extract_timeout_secs = 30
         assert!(matches!(c.embedder, EmbedderConfig::Ollama { ref model, .. } if model == "nomic-embed-text"));
         assert_eq!(c.index.extract_timeout_secs, 30);
         assert_eq!(c.index.extract_memory_mib, 2048);
+    }
+
+    #[test]
+    fn older_folder_entries_stay_valid_and_get_the_new_defaults() {
+        let c: Config = toml::from_str("[[folders]]\npath = \"/srv/circulars\"\nversioning = \"off\"\n").unwrap();
+        let f = &c.folders[0];
+        assert!(f.recursive && !f.force_poll && f.include.is_empty());
+        assert_eq!(c.watch.debounce_ms, 300);
     }
 
     #[test]

@@ -5,6 +5,7 @@
 
 mod commands;
 mod config;
+mod folders_config;
 mod progress;
 
 use std::path::PathBuf;
@@ -84,6 +85,51 @@ pub enum DocsAction {
         #[arg(required = true)]
         fields: Vec<String>,
     },
+}
+
+/// `almirah folders` actions.
+#[derive(Debug, Subcommand)]
+pub enum FoldersAction {
+    /// Add a folder to the library's watched folders (or change its settings).
+    Add(FolderArgs),
+    /// Remove a folder from the config and drop its documents from the index.
+    Remove {
+        /// The folder.
+        folder: PathBuf,
+        /// Keep its documents in the index (only stop watching it).
+        #[arg(long)]
+        keep_documents: bool,
+    },
+    /// List the watched folders with their settings and what the index holds of each.
+    List,
+}
+
+/// Settings of a folder for `almirah folders add`.
+#[derive(Debug, clap::Args)]
+pub struct FolderArgs {
+    /// The folder.
+    pub folder: PathBuf,
+    /// Only the folder itself, not its subfolders.
+    #[arg(long)]
+    pub no_recursive: bool,
+    /// Only files matching this glob (relative to the folder; repeatable), e.g. '*.md'.
+    #[arg(long)]
+    pub include: Vec<String>,
+    /// Never files matching this glob (repeatable), e.g. 'drafts/**'.
+    #[arg(long)]
+    pub exclude: Vec<String>,
+    /// auto (infer series and versions), explicit (front matter and sidecars only) or off.
+    #[arg(long, default_value = "auto")]
+    pub versioning: String,
+    /// How numeric dates are read: day-month (28.02.2025) or month-day.
+    #[arg(long, default_value = "day-month")]
+    pub date_order: String,
+    /// Audience of documents that do not state one, comma-separated (default: everyone).
+    #[arg(long)]
+    pub audience: Option<String>,
+    /// Watch by polling instead of OS events (network shares).
+    #[arg(long)]
+    pub force_poll: bool,
 }
 
 /// Subcommands (parsed once, so variant sizes do not matter).
@@ -167,7 +213,22 @@ pub enum Command {
         #[arg(long)]
         report: Option<PathBuf>,
     },
-    /// Counts, sizes, problems and the embedder of the library.
+    /// Keep the library current: watch the configured folders (and any given),
+    /// index every change, reconcile periodically. Runs until Ctrl-C.
+    Watch {
+        /// Folders to watch besides the configured ones.
+        folders: Vec<PathBuf>,
+        /// Seconds between full reconciles (default from `[watch]`, else 300).
+        #[arg(long)]
+        reconcile_secs: Option<u64>,
+    },
+    /// Manage the watched folders in the config file.
+    Folders {
+        /// What to do.
+        #[command(subcommand)]
+        action: FoldersAction,
+    },
+    /// Counts, sizes, problems, folders, the watcher and the embedder of the library.
     Status,
     /// Store an API key in the OS keyring (read from standard input, never echoed to logs).
     Key {

@@ -88,6 +88,25 @@ pub struct LibraryStatus {
     pub disk_bytes: u64,
     /// Folders indexed.
     pub roots: Vec<String>,
+    /// Counts per indexed folder.
+    pub folders: Vec<FolderCounts>,
+    /// The running (or last) `watch`: queue length, last reconcile, folder modes.
+    pub watch: Option<crate::watch::WatchHealth>,
+}
+
+/// What one indexed folder holds.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct FolderCounts {
+    /// The folder.
+    pub path: String,
+    /// Files recorded (indexed or not).
+    pub files: u64,
+    /// Documents searchable.
+    pub documents: u64,
+    /// Chunks of those documents.
+    pub chunks: u64,
+    /// Files whose last read failed (they are listed in `problems`).
+    pub failing: u64,
 }
 
 /// A file that is not (fully) indexed.
@@ -154,6 +173,35 @@ impl Engine {
         let embedder = self.embedder()?;
         remember_roots(&self.store, &roots)?;
         update::index(&self.store, embedder, &self.config.index, &roots, progress, cancel)
+    }
+
+    /// Bring the paths in `hints` up to date within `roots` (the watcher's
+    /// entry point; see [`update::index_paths`]). Roots must be canonical.
+    ///
+    /// # Errors
+    /// See [`update::index_paths`].
+    pub fn index_paths(
+        &self,
+        roots: &[PathBuf],
+        hints: &[update::Hint],
+        progress: &dyn Progress,
+        cancel: &AtomicBool,
+    ) -> Result<IngestReport> {
+        let embedder = self.embedder()?;
+        update::index_paths(&self.store, embedder, &self.config.index, roots, hints, progress, cancel)
+    }
+
+    /// Drop a folder from the library: every document recorded at or below
+    /// it leaves every database, and it is no longer listed as indexed. The
+    /// folder may be gone from disk; the embedder is not loaded.
+    ///
+    /// # Errors
+    /// Storage errors.
+    pub fn remove_folder(&self, folder: &Path) -> Result<IngestReport> {
+        let folder = folder.canonicalize().unwrap_or_else(|_| std::path::absolute(folder).unwrap_or(folder.into()));
+        let report = update::remove_folder(&self.store, &self.config.index, &folder)?;
+        forget_root(&self.store, &folder)?;
+        Ok(report)
     }
 
     /// When a question speaks for: `date` (default today) and `session`
@@ -379,6 +427,20 @@ fn remember_roots(store: &Store, roots: &[PathBuf]) -> Result<()> {
         return Ok(());
     }
     known.sort();
+    dbs.meta.put(&mut wtxn, meta_keys::ROOTS, &serde_json::Value::from(known))?;
+    Ok(wtxn.commit()?)
+}
+
+fn forget_root(store: &Store, folder: &Path) -> Result<()> {
+    let dbs = store.dbs();
+    let mut wtxn = store.env().write_txn()?;
+    let mut known: Vec<String> = get_meta(dbs, &wtxn, meta_keys::ROOTS)?.unwrap_or_default();
+    let before = known.len();
+    known.retain(|r| !Path::new(r).starts_with(folder));
+    if known.len() == before {
+        wtxn.abort();
+        return Ok(());
+    }
     dbs.meta.put(&mut wtxn, meta_keys::ROOTS, &serde_json::Value::from(known))?;
     Ok(wtxn.commit()?)
 }

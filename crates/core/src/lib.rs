@@ -19,12 +19,14 @@ pub mod status;
 pub mod store;
 pub mod text;
 pub mod update;
+pub mod watch;
 
-pub use engine::{Engine, EngineConfig, FileProblem, LibraryStatus};
+pub use engine::{Engine, EngineConfig, FileProblem, FolderCounts, LibraryStatus};
 pub use error::{Error, ErrorKind, Result};
 pub use progress::{NoProgress, Progress, ProgressEvent};
 pub use search::{Hit, SearchMode, SearchOptions, SearchResults};
-pub use update::{ExtractorMode, FileOutcome, IndexParams, IngestReport};
+pub use update::{ExtractorMode, FileOutcome, Hint, IndexParams, IngestReport};
+pub use watch::{Notice, WatchOptions, Watcher};
 
 pub use almirah_embed as embed;
 pub use almirah_extract as extract;

@@ -2,10 +2,14 @@
 //! transaction.
 
 use std::collections::BTreeMap;
+use std::path::Path;
 
-use crate::engine::{FileProblem, LibraryStatus};
+use heed::RoTxn;
+
+use crate::engine::{FileProblem, FolderCounts, LibraryStatus};
 use crate::error::Result;
-use crate::store::{FORMAT_VERSION, FileStatus, Store, all_chunks, get_meta, meta_keys};
+use crate::store::{Databases, FORMAT_VERSION, FileStatus, Store, all_chunks, get_meta, meta_keys};
+use crate::update::scan::records_under;
 
 /// Build the status report.
 ///
@@ -28,6 +32,8 @@ pub fn status(store: &Store) -> Result<LibraryStatus> {
             });
         }
     }
+    let roots: Vec<String> = get_meta(dbs, &rtxn, meta_keys::ROOTS)?.unwrap_or_default();
+    let folders = roots.iter().map(|r| folder_counts(dbs, &rtxn, r)).collect::<Result<Vec<_>>>()?;
     Ok(LibraryStatus {
         data_dir: store.path().to_string_lossy().into_owned(),
         format_version: get_meta(dbs, &rtxn, meta_keys::FORMAT_VERSION)?.unwrap_or(FORMAT_VERSION),
@@ -37,6 +43,23 @@ pub fn status(store: &Store) -> Result<LibraryStatus> {
         problems,
         embedder: get_meta(dbs, &rtxn, meta_keys::EMBEDDER)?,
         disk_bytes: store.disk_size()?,
-        roots: get_meta(dbs, &rtxn, meta_keys::ROOTS)?.unwrap_or_default(),
+        roots,
+        folders,
+        watch: crate::watch::health::read(store)?,
     })
+}
+
+/// Files, documents, chunks and failing files recorded under one folder.
+fn folder_counts(dbs: &Databases, rtxn: &RoTxn<'_>, root: &str) -> Result<FolderCounts> {
+    let mut counts = FolderCounts { path: root.to_string(), ..FolderCounts::default() };
+    for (_, record) in records_under(dbs, rtxn, Path::new(root))? {
+        counts.files += 1;
+        if record.status.is_failure() {
+            counts.failing += 1;
+        }
+        let Some(doc) = record.doc_id else { continue };
+        counts.documents += 1;
+        counts.chunks += dbs.documents.get(rtxn, &doc)?.map_or(0, |d| d.chunks.len() as u64);
+    }
+    Ok(counts)
 }

@@ -3,10 +3,12 @@
 mod ask;
 mod docs;
 mod eval;
+mod folders;
 mod index;
 mod model;
 mod search;
 mod status;
+mod watch;
 
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
@@ -53,6 +55,8 @@ pub fn run(cli: &Cli) -> Result<ExitCode> {
             eval::run(&engine, &answering, set, mode, report.as_deref(), cli.json)
         }
         Command::Status => status::run(&engine, cli.json),
+        Command::Folders { action } => folders::run(&engine, cli, action),
+        Command::Watch { folders, reconcile_secs } => watch::run(engine, cli, folders, *reconcile_secs),
         Command::Reindex { .. } => status::re_embed(&engine, cli.json),
         Command::Dump => {
             let dump = engine.dump()?;

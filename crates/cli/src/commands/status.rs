@@ -23,9 +23,10 @@ pub fn run(engine: &Engine, json: bool) -> Result<ExitCode> {
         Some(e) => println!("embedder     {}:{} ({} dims)", e.provider, e.model, e.dimensions),
         None => println!("embedder     (nothing indexed yet)"),
     }
-    for root in &s.roots {
-        println!("folder       {root}");
+    for f in &s.folders {
+        println!("folder       {} ({} documents, {} chunks, {} failing)", f.path, f.documents, f.chunks, f.failing);
     }
+    print_watch(s.watch.as_ref());
     for (status, n) in &s.files_by_status {
         println!("files        {n:>6} {status}");
     }
@@ -34,6 +35,27 @@ pub fn run(engine: &Engine, json: bool) -> Result<ExitCode> {
         println!("problem      {} {}: {}{kept}", p.status, p.path, p.reason.as_deref().unwrap_or(""));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn print_watch(watch: Option<&almirah_core::watch::WatchHealth>) {
+    let Some(w) = watch else {
+        println!("watch        never run");
+        return;
+    };
+    let state = if w.running { format!("running (pid {})", w.pid) } else { "stopped".to_string() };
+    let seen = w.updated_at.map(|t| format!(", as of {}", t.to_rfc3339())).unwrap_or_default();
+    println!("watch        {state}{seen}");
+    println!("queue        {} paths waiting", w.queue_len);
+    match (w.last_reconcile_at, w.last_reconcile_ms) {
+        (Some(at), Some(ms)) => println!("reconciled   {} ({ms} ms)", at.to_rfc3339()),
+        _ => println!("reconciled   never"),
+    }
+    if let Some(ms) = w.last_change_latency_ms {
+        println!("latency      {ms} ms (last change; {} changes since start)", w.changes);
+    }
+    for f in w.folders.iter().filter(|f| f.reason.is_some()) {
+        println!("polled       {}: {}", f.path.display(), f.reason.as_deref().unwrap_or(""));
+    }
 }
 
 /// Re-embed every chunk with the configured embedder.

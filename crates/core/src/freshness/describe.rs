@@ -15,18 +15,44 @@ use super::references::{references, references_from_value, superseded_references
 use super::series::{Versioning, analyse_path};
 use super::session::Session;
 
-/// Settings of a watched folder that shape metadata.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+/// Settings of a watched folder: what is in the library (recursion, globs),
+/// how its metadata is read, and how it is watched. Every field has a
+/// default, so older config files stay valid.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct FolderSettings {
     /// The folder (absolute).
     pub path: std::path::PathBuf,
+    /// Include subfolders (default true).
+    pub recursive: bool,
+    /// Globs (relative to the folder, e.g. `policies/**/*.md`, `*.pdf`) a file
+    /// must match to be indexed; empty means every file.
+    pub include: Vec<String>,
+    /// Globs of files never indexed, applied after `include`.
+    pub exclude: Vec<String>,
     /// `auto`, `explicit` or `off`.
     pub versioning: Versioning,
     /// How numeric dates are read.
     pub date_order: DateOrder,
     /// Audience of documents that do not state one; `None` = everyone.
     pub audience: Option<Vec<String>>,
+    /// Watch by polling instead of OS events (network shares, FUSE mounts).
+    pub force_poll: bool,
+}
+
+impl Default for FolderSettings {
+    fn default() -> Self {
+        Self {
+            path: std::path::PathBuf::new(),
+            recursive: true,
+            include: Vec::new(),
+            exclude: Vec::new(),
+            versioning: Versioning::default(),
+            date_order: DateOrder::default(),
+            audience: None,
+            force_poll: false,
+        }
+    }
 }
 
 /// What `describe` reads.

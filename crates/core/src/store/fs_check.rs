@@ -64,6 +64,13 @@ pub fn classify_path(path: &Path) -> FsClass {
     statfs_class(path)
 }
 
+/// The class of the filesystem holding `path` from the OS alone (Linux
+/// `statfs`; `Unknown` elsewhere), ignoring synced-folder names and the
+/// `ALMIRAH_ALLOW_NETWORK_FS` override. The watcher uses it to poll network shares.
+pub fn filesystem_class(path: &Path) -> FsClass {
+    statfs_class(path)
+}
+
 #[cfg(target_os = "linux")]
 fn statfs_class(path: &Path) -> FsClass {
     match rustix::fs::statfs(path) {

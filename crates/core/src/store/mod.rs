@@ -19,7 +19,7 @@ pub use codec::{
     MAX_TERM_BYTES, RoaringCodec, cache_key, chunk_of_key, term_chunk_key, term_prefix, vector_from_bytes,
     vector_to_bytes,
 };
-pub use fs_check::{FsClass, classify_filesystem, classify_path};
+pub use fs_check::{FsClass, classify_filesystem, classify_path, filesystem_class};
 pub use records::{ChunkRecord, ChunkTerms, DocumentRecord, FileRecord, FileStatus};
 
 use crate::error::{Error, Result};
@@ -89,6 +89,9 @@ pub struct Databases {
     pub chunk_lens: heed::Database<'static, U32<BigEndian>, U32<BigEndian>>,
     /// Document id → user overrides (field → value), applied at query time.
     pub overrides: heed::Database<'static, U32<BigEndian>, SerdeJson<std::collections::BTreeMap<String, String>>>,
+    /// Runtime health (`watch` → the watcher's queue, last reconcile, folder
+    /// modes). Not library content: the logical dump leaves it out.
+    pub health: heed::Database<'static, Str, SerdeJson<serde_json::Value>>,
 }
 
 /// An open library.
@@ -98,7 +101,7 @@ pub struct Store {
     path: PathBuf,
 }
 
-const DB_NAMES: [&str; 15] = [
+const DB_NAMES: [&str; 16] = [
     "meta",
     "files",
     "documents",
@@ -114,6 +117,7 @@ const DB_NAMES: [&str; 15] = [
     "doc-meta",
     "overrides",
     "chunk-lens",
+    "health",
 ];
 
 impl Store {
@@ -147,7 +151,7 @@ impl Store {
                 for name in DB_NAMES {
                     dbs.push(opener.create_database::<Bytes, Bytes>(wtxn, Some(name))?);
                 }
-                let array: [_; 15] = dbs.try_into().map_err(|_| Error::DataCorruption("database count".into()))?;
+                let array: [_; 16] = dbs.try_into().map_err(|_| Error::DataCorruption("database count".into()))?;
                 Ok(CommitOrAbort::<_, ()>::Commit(array))
             })?
             .unwrap_commit();
@@ -167,6 +171,7 @@ impl Store {
             doc_meta: raw[12].remap_types(),
             overrides: raw[13].remap_types(),
             chunk_lens: raw[14].remap_types(),
+            health: raw[15].remap_types(),
         })
     }
 

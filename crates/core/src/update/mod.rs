@@ -5,8 +5,11 @@
 mod delta;
 mod describe_file;
 pub mod extractor;
+pub mod filter;
+mod forget;
 mod prepare;
 pub mod scan;
+pub mod targeted;
 mod write;
 
 use std::path::PathBuf;
@@ -18,8 +21,11 @@ use almirah_embed::Embedder;
 use almirah_extract::{ChunkDraft, ChunkOptions};
 use serde::Serialize;
 
+pub(crate) use describe_file::folder_for;
 pub use extractor::{ExtractorMode, extract_child_main};
+pub use forget::remove_folder;
 pub use prepare::{Counters, Prepared};
+pub use targeted::Hint;
 pub use write::slug;
 
 use crate::error::{Error, Result};
@@ -38,7 +44,9 @@ pub struct IndexParams {
     pub batch_max_chunks: usize,
     /// Commit after this much work, in ms (default 2000).
     pub batch_max_ms: u64,
-    /// Build arroy trees once the library holds this many chunks (default 10,000).
+    /// Build arroy trees once the library holds this many chunks (default
+    /// 20,000, the default exact-scan threshold of search: below it trees are
+    /// never read, and rebuilding them on every batch dominated write latency).
     pub arroy_build_min: usize,
     /// Per-folder settings (versioning, date order, audience); folders not
     /// listed get the defaults.
@@ -52,7 +60,7 @@ impl Default for IndexParams {
             chunking: ChunkOptions::default(),
             batch_max_chunks: 500,
             batch_max_ms: 2000,
-            arroy_build_min: 10_000,
+            arroy_build_min: 20_000,
             folders: Vec::new(),
         }
     }
@@ -134,8 +142,9 @@ pub fn context_title(doc: &almirah_extract::Extracted, path: &std::path::Path) -
 /// Index `roots`: new and changed files are processed, deleted ones removed.
 ///
 /// # Errors
-/// [`Error::BadPath`] for a missing folder, store and embedder errors, and
-/// [`Error::Cancelled`]. Per-file problems are in the report, never errors.
+/// [`Error::BadPath`] for a missing folder or a bad glob in its settings,
+/// store and embedder errors, and [`Error::Cancelled`]. Per-file problems
+/// are in the report, never errors.
 pub fn index(
     store: &Store,
     embedder: &dyn Embedder,
@@ -145,19 +154,66 @@ pub fn index(
     cancel: &AtomicBool,
 ) -> Result<IngestReport> {
     let started = Instant::now();
+    let filters = filter::Filters::new(&folder_settings(params, roots))?;
     let mut scanned = Vec::new();
     for root in roots {
-        scanned.extend(scan::scan_folder(root)?);
+        scanned.extend(scan::scan_folder(root, &filters)?);
     }
     let files_seen = scanned.len();
     let plan = {
         let rtxn = store.read_txn()?;
         scan::plan(store.dbs(), &rtxn, roots, scanned)?
     };
-    progress.on_event(ProgressEvent::Planned { total: plan.candidates.len(), deleted: plan.deleted.len() });
+    let job = Job { store, embedder, params, roots, progress, cancel };
+    execute(&job, &plan, files_seen, started)
+}
+
+/// Bring the paths in `hints` up to date (the watcher's entry point): each
+/// is re-stat'ed and, when it may have changed, hashed; files are indexed,
+/// moved or deleted through the same pipeline and writer as [`index`].
+/// `roots` are the folders the paths belong to (their settings apply).
+///
+/// # Errors
+/// As [`index`]. Nothing is written when no hint needs work.
+pub fn index_paths(
+    store: &Store,
+    embedder: &dyn Embedder,
+    params: &IndexParams,
+    roots: &[PathBuf],
+    hints: &[Hint],
+    progress: &dyn Progress,
+    cancel: &AtomicBool,
+) -> Result<IngestReport> {
+    let started = Instant::now();
+    let filters = filter::Filters::new(&folder_settings(params, roots))?;
+    let (plan, files_seen) = {
+        let rtxn = store.read_txn()?;
+        targeted::plan_paths(store.dbs(), &rtxn, &filters, hints)?
+    };
+    if plan.candidates.is_empty() && plan.deleted.is_empty() {
+        let elapsed_ms = started.elapsed().as_millis() as u64;
+        return Ok(IngestReport { files_seen, unchanged: plan.unchanged, elapsed_ms, ..IngestReport::default() });
+    }
+    let job = Job { store, embedder, params, roots, progress, cancel };
+    execute(&job, &plan, files_seen, started)
+}
+
+/// What one indexing run works with.
+struct Job<'a> {
+    store: &'a Store,
+    embedder: &'a dyn Embedder,
+    params: &'a IndexParams,
+    roots: &'a [PathBuf],
+    progress: &'a dyn Progress,
+    cancel: &'a AtomicBool,
+}
+
+fn execute(job: &Job<'_>, plan: &scan::Plan, files_seen: usize, started: Instant) -> Result<IngestReport> {
+    job.progress.on_event(ProgressEvent::Planned { total: plan.candidates.len(), deleted: plan.deleted.len() });
     let mut report = IngestReport { files_seen, unchanged: plan.unchanged, ..IngestReport::default() };
     let counters = Counters::default();
-    run_pipeline(store, embedder, params, roots, &plan, &counters, progress, cancel, &mut report)?;
+    let Job { store, embedder, params, roots, progress, cancel } = *job;
+    run_pipeline(store, embedder, params, roots, plan, &counters, progress, cancel, &mut report)?;
     report.extract_calls = counters.extract_calls.load(Ordering::Relaxed);
     report.embed_calls = counters.embed_calls.load(Ordering::Relaxed);
     report.embedded_texts = counters.embedded_texts.load(Ordering::Relaxed);
@@ -167,7 +223,7 @@ pub fn index(
 }
 
 /// The configured folder settings, plus defaults for roots not configured.
-fn folder_settings(params: &IndexParams, roots: &[PathBuf]) -> Vec<crate::freshness::FolderSettings> {
+pub(crate) fn folder_settings(params: &IndexParams, roots: &[PathBuf]) -> Vec<crate::freshness::FolderSettings> {
     let mut folders: Vec<_> = params
         .folders
         .iter()

@@ -35,11 +35,12 @@ pub fn is_ignored_name(name: &str) -> bool {
         || name.ends_with(".meta.toml")
 }
 
-/// Every non-ignored regular file under `root` (recursively), sorted by path.
+/// Every non-ignored regular file under `root` that `filters` admits
+/// (recursively), sorted by path.
 ///
 /// # Errors
 /// [`Error::BadPath`] when `root` is not a readable folder.
-pub fn scan_folder(root: &Path) -> Result<Vec<ScannedFile>> {
+pub fn scan_folder(root: &Path, filters: &super::filter::Filters) -> Result<Vec<ScannedFile>> {
     if !root.is_dir() {
         return Err(Error::BadPath { path: root.to_path_buf(), reason: "not a folder".into() });
     }
@@ -55,19 +56,43 @@ pub fn scan_folder(root: &Path) -> Result<Vec<ScannedFile>> {
             continue;
         }
         let name = entry.file_name().to_string_lossy();
-        if is_ignored_name(&name) {
+        if is_ignored_name(&name) || !filters.admits(entry.path()) {
             continue;
         }
         if let Ok(meta) = entry.metadata() {
-            files.push(with_sidecar(ScannedFile {
-                path: entry.path().to_path_buf(),
-                size: meta.len(),
-                mtime_ns: mtime_ns(&meta),
-            }));
+            files.push(scanned_file(entry.path(), &meta));
         }
     }
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(files)
+}
+
+/// The scan record of a file from its metadata, with its sidecar folded in.
+pub fn scanned_file(path: &Path, meta: &std::fs::Metadata) -> ScannedFile {
+    with_sidecar(ScannedFile { path: path.to_path_buf(), size: meta.len(), mtime_ns: mtime_ns(meta) })
+}
+
+/// The file a `<file>.meta.toml` sidecar describes, if `path` is a sidecar.
+pub fn sidecar_owner(path: &Path) -> Option<PathBuf> {
+    let name = path.file_name()?.to_str()?;
+    let owner = name.strip_suffix(".meta.toml").filter(|o| !o.is_empty())?;
+    Some(path.with_file_name(owner))
+}
+
+/// Every recorded path at or below `prefix` (a folder or a file), with its record.
+///
+/// # Errors
+/// LMDB errors.
+pub fn records_under(dbs: &Databases, rtxn: &RoTxn<'_>, prefix: &Path) -> Result<Vec<(String, FileRecord)>> {
+    let prefix = prefix.to_string_lossy().into_owned();
+    let mut out = Vec::new();
+    for entry in dbs.files.prefix_iter(rtxn, &prefix)? {
+        let (path, record) = entry?;
+        if path == prefix || under_root(path, &prefix) {
+            out.push((path.to_string(), record));
+        }
+    }
+    Ok(out)
 }
 
 /// The sidecar of a file: `<file>.meta.toml` beside it.
@@ -127,11 +152,9 @@ pub fn plan(dbs: &Databases, rtxn: &RoTxn<'_>, roots: &[PathBuf], scanned: Vec<S
         }
     }
     for root in roots {
-        let prefix = root.to_string_lossy().into_owned();
-        for entry in dbs.files.prefix_iter(rtxn, &prefix)? {
-            let (path, record) = entry?;
-            if under_root(path, &prefix) && !on_disk.contains(path) {
-                plan.deleted.insert(path.to_string(), record);
+        for (path, record) in records_under(dbs, rtxn, root)? {
+            if !on_disk.contains(&path) {
+                plan.deleted.insert(path, record);
             }
         }
     }
@@ -152,6 +175,12 @@ mod tests {
             assert!(is_ignored_name(name), "{name}");
         }
         assert!(!is_ignored_name("leave-policy.md"));
+    }
+
+    #[test]
+    fn sidecars_map_to_the_file_they_describe() {
+        assert_eq!(sidecar_owner(Path::new("/d/a.md.meta.toml")), Some(PathBuf::from("/d/a.md")));
+        assert_eq!(sidecar_owner(Path::new("/d/a.md")), None);
     }
 
     #[test]

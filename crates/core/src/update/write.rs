@@ -286,8 +286,13 @@ impl Batch<'_> {
 
     fn delete_file(&mut self, path: &str, record: &FileRecord) -> Result<()> {
         // A move already re-pointed the document; only delete what still belongs here.
-        if self.dbs.files.get(&self.wtxn, path)?.is_none() {
-            return Ok(());
+        // If another writer (a watcher, an `index` in another process) changed the
+        // record since this run planned the deletion, the file came back: leave it
+        // for the next scan rather than orphan the other writer's document.
+        match self.dbs.files.get(&self.wtxn, path)? {
+            None => return Ok(()),
+            Some(current) if current != *record => return Ok(()),
+            Some(_) => {}
         }
         if let Some(id) = record.doc_id {
             self.remove_document(id)?;

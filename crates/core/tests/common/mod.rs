@@ -77,3 +77,5 @@ pub fn try_search(engine: &Engine, query: &str) -> almirah_core::Result<almirah_
 pub fn search(engine: &Engine, query: &str) -> almirah_core::SearchResults {
     try_search(engine, query).unwrap()
 }
+
+pub mod watching;

@@ -1,0 +1,83 @@
+//! `almirah watch [FOLDERS…]`: keep the library current until Ctrl-C.
+//! Each change is logged with its latency (event seen → committed): as a
+//! line on stderr, or as one JSON object per line on stdout with `--json`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use almirah_core::watch::{Notice, WatchMode};
+use almirah_core::{Engine, WatchOptions, Watcher};
+use anyhow::Result;
+
+use crate::{Cli, config};
+
+/// Set by SIGINT or SIGTERM.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+extern "C" fn on_signal(_: libc::c_int) {
+    STOP.store(true, Ordering::SeqCst);
+}
+
+/// Ctrl-C and `kill` stop the watcher cleanly: the batch in progress is
+/// cancelled (the last commit stays), the stop is recorded for `status`.
+#[allow(unsafe_code)]
+fn install_stop_handlers() {
+    // SAFETY: the handler only stores to an atomic, which is async-signal-safe.
+    unsafe {
+        libc::signal(libc::SIGINT, on_signal as *const () as libc::sighandler_t);
+        libc::signal(libc::SIGTERM, on_signal as *const () as libc::sighandler_t);
+    }
+}
+
+/// Watch the configured folders plus `extra` until stopped.
+pub fn run(engine: Engine, cli: &Cli, extra: &[PathBuf], reconcile_secs: Option<u64>) -> Result<ExitCode> {
+    let (file, _) = config::load(cli.config.as_deref())?;
+    let mut roots: Vec<PathBuf> = file.folders.iter().map(|f| f.path.clone()).collect();
+    roots.extend(extra.iter().cloned());
+    anyhow::ensure!(!roots.is_empty(), "nothing to watch: give folders, or add them with `almirah folders add PATH`");
+    if let Some(other) = engine.status()?.watch.filter(|w| w.running && w.pid != std::process::id()) {
+        eprintln!("warning: another `almirah watch` (pid {}) is running on this library", other.pid);
+    }
+    let mut options = WatchOptions::new(roots);
+    options.debounce = Duration::from_millis(file.watch.debounce_ms.max(10));
+    options.reconcile_every = Duration::from_secs(reconcile_secs.unwrap_or(file.watch.reconcile_secs).max(1));
+    options.poll_interval = Duration::from_millis(file.watch.poll_interval_ms.max(100));
+    install_stop_handlers();
+    let json = cli.json;
+    let watcher = Watcher::start(Arc::new(engine), options, Box::new(move |n| log(&n, json)))?;
+    while !STOP.load(Ordering::SeqCst) {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    if !json {
+        eprintln!("stopping…");
+    }
+    watcher.stop();
+    Ok(ExitCode::SUCCESS)
+}
+
+fn log(notice: &Notice, json: bool) {
+    if json {
+        if let Ok(line) = serde_json::to_string(notice) {
+            println!("{line}");
+        }
+        return;
+    }
+    match notice {
+        Notice::Watching(f) => match (&f.mode, &f.reason) {
+            (WatchMode::Poll, Some(reason)) => eprintln!("polling    {} ({reason})", f.path.display()),
+            _ => eprintln!("watching   {}", f.path.display()),
+        },
+        Notice::Change(c) => {
+            let reason = c.reason.as_deref().map(|r| format!(": {r}")).unwrap_or_default();
+            eprintln!("{:<10} {} ({} ms){reason}", c.action, c.path, c.latency_ms);
+        }
+        Notice::Reconciled { files_seen, changes, elapsed_ms } => {
+            eprintln!("reconciled {files_seen} files, {changes} changes, in {elapsed_ms} ms");
+        }
+        Notice::Problem { message } => eprintln!("problem    {message}"),
+    }
+    tracing::debug!(?notice, "watch");
+}

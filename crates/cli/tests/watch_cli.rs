@@ -1,0 +1,179 @@
+//! `almirah watch` as a process (issue 6, acceptance 8 and 9, and the
+//! folders commands): SIGKILL in the middle of a burst then a restart ends
+//! with the dump of a clean index; `almirah index` on another folder and
+//! 100 searches from a third process run while it watches.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use std::os::unix::process::ExitStatusExt;
+use std::path::Path;
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+use almirah_core::{Engine, EngineConfig, SearchOptions};
+
+const TIMEOUT: Duration = Duration::from_secs(30);
+
+fn wait_until(what: &str, mut cond: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !cond() {
+        assert!(start.elapsed() < TIMEOUT, "timed out after {TIMEOUT:?} waiting for: {what}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// `almirah watch FOLDER` in the background, its stderr in `watch-N.log`.
+fn spawn_watch(lib: &common::Library, folder: &Path, n: usize) -> Child {
+    let log = std::fs::File::create(lib.dir.path().join(format!("watch-{n}.log"))).unwrap();
+    lib.cmd(&["watch", folder.to_str().unwrap()]).stdout(Stdio::null()).stderr(log).spawn().unwrap()
+}
+
+fn watch_log(lib: &common::Library, n: usize) -> String {
+    std::fs::read_to_string(lib.dir.path().join(format!("watch-{n}.log"))).unwrap_or_default()
+}
+
+fn status(lib: &common::Library) -> serde_json::Value {
+    lib.json(&["status"])
+}
+
+fn reconciled(lib: &common::Library) -> bool {
+    !status(lib)["watch"]["last_reconcile_at"].is_null()
+}
+
+/// Ctrl-C: the watcher stops cleanly and exits 0.
+fn interrupt(mut child: Child) {
+    // SIGINT, as Ctrl-C sends it.
+    std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            assert!(status.success(), "watch did not stop cleanly: {status:?}");
+            return;
+        }
+        assert!(start.elapsed() < TIMEOUT, "watch did not stop on SIGINT");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn write_burst(docs: &Path, n: usize) {
+    let src = common::corpora().join("handbook_18f/pages");
+    let pages = common::markdown_files(&src);
+    for i in 0..n {
+        let body = std::fs::read_to_string(src.join(&pages[i % pages.len()])).unwrap();
+        std::fs::write(docs.join(format!("burst-{i:03}.md")), format!("{body}\n\nBurst marker qxburst{i:03}.\n"))
+            .unwrap();
+    }
+}
+
+#[test]
+fn sigkill_mid_burst_then_restart_ends_with_the_dump_of_a_clean_index() {
+    let lib = common::Library::hash(25);
+    let docs = tempfile::tempdir().unwrap();
+    let total = 240;
+    let mut watch = spawn_watch(&lib, docs.path(), 1);
+    wait_until("the first reconcile", || reconciled(&lib));
+    write_burst(docs.path(), total);
+    wait_until("a quarter of the burst committed", || {
+        status(&lib)["documents"].as_u64().unwrap() >= (total / 4) as u64
+    });
+    watch.kill().unwrap(); // SIGKILL
+    assert_eq!(watch.wait().unwrap().signal(), Some(9));
+    let at_kill = status(&lib)["documents"].as_u64().unwrap();
+    eprintln!("killed with {at_kill} of {total} documents committed");
+    assert!(at_kill < total as u64, "the kill came after the burst was done; log:\n{}", watch_log(&lib, 1));
+
+    let watch = spawn_watch(&lib, docs.path(), 2);
+    wait_until("the restart completes the burst", || {
+        let s = status(&lib);
+        s["documents"].as_u64() == Some(total as u64) && s["watch"]["queue_len"].as_u64() == Some(0)
+    });
+    interrupt(watch);
+    assert_eq!(status(&lib)["watch"]["running"], false);
+
+    let clean = common::Library::hash(25);
+    let out = clean.run(&["index", "--quiet", docs.path().to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(lib.dump_hash(), clean.dump_hash(), "dump differs from a clean index; log:\n{}", watch_log(&lib, 2));
+}
+
+#[test]
+fn index_of_another_folder_and_100_searches_from_other_processes_while_watching() {
+    let lib = common::Library::hash(500);
+    let watched = tempfile::tempdir().unwrap();
+    let other = tempfile::tempdir().unwrap();
+    std::fs::write(watched.path().join("seed.md"), "# Seed\n\nFirst policy qxseed.\n").unwrap();
+    for i in 0..60 {
+        std::fs::write(
+            other.path().join(format!("o{i:02}.md")),
+            format!("# Other {i}\n\nOther folder qxother{i:02}.\n"),
+        )
+        .unwrap();
+    }
+    let watch = spawn_watch(&lib, watched.path(), 1);
+    wait_until("the first reconcile", || reconciled(&lib));
+    let mut index =
+        lib.cmd(&["index", "--quiet", other.path().to_str().unwrap()]).stdout(Stdio::null()).spawn().unwrap();
+    let mut cfg = EngineConfig::new(lib.data());
+    cfg.embedder = almirah_core::embed::EmbedderConfig::Hash { dimensions: 64 };
+    let reader = Engine::open(cfg).unwrap();
+    std::thread::scope(|s| {
+        let reader = &reader;
+        let searchers: Vec<_> = (0..4)
+            .map(|t| {
+                s.spawn(move || {
+                    for q in 0..25 {
+                        let query = format!("policy qxother{:02} qxlive{:02}", (t * 25 + q) % 60, q);
+                        reader.search(&query, &SearchOptions::default(), reader.as_of(None, None), 0).unwrap();
+                    }
+                })
+            })
+            .collect();
+        for i in 0..40 {
+            std::fs::write(
+                watched.path().join(format!("l{i:02}.md")),
+                format!("# Live {i}\n\nWatched qxlive{i:02}.\n"),
+            )
+            .unwrap();
+        }
+        for h in searchers {
+            h.join().expect("a search failed");
+        }
+    });
+    assert!(index.wait().unwrap().success(), "almirah index failed while watch ran");
+    let bm25 = SearchOptions { mode: almirah_core::SearchMode::Bm25, ..SearchOptions::default() };
+    let top = |token: &str| {
+        let hits = reader.search(token, &bm25, reader.as_of(None, None), 0).unwrap().results.hits;
+        hits.first().map(|h| h.path.clone())
+    };
+    wait_until("every watched write lands", || (0..40).all(|i| top(&format!("qxlive{i:02}")).is_some()));
+    for i in 0..60 {
+        assert!(top(&format!("qxother{i:02}")).is_some_and(|p| p.ends_with(&format!("o{i:02}.md"))));
+    }
+    assert_eq!(status(&lib)["documents"], 101);
+    interrupt(watch);
+}
+
+#[test]
+fn folders_add_list_and_remove_edit_the_config_and_drop_documents() {
+    let lib = common::Library::hash(500);
+    let docs = tempfile::tempdir().unwrap();
+    std::fs::write(docs.path().join("a.md"), "# A\n\nAlpha policy qxalpha.\n").unwrap();
+    std::fs::create_dir(docs.path().join("drafts")).unwrap();
+    std::fs::write(docs.path().join("drafts/b.md"), "# B\n\nDraft qxdraft.\n").unwrap();
+    let folder = docs.path().to_str().unwrap();
+    let out = lib.run(&["folders", "add", folder, "--exclude", "drafts/**", "--force-poll"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let config = std::fs::read_to_string(lib.dir.path().join("config.toml")).unwrap();
+    assert!(config.contains("[[folders]]") && config.contains("provider = \"hash\""), "{config}");
+    let out = lib.run(&["index", "--quiet", folder]);
+    assert!(out.status.success());
+    let listed = lib.json(&["folders", "list"]);
+    assert_eq!(listed[0]["index"]["documents"], 1, "drafts are excluded: {listed}");
+    assert_eq!(listed[0]["settings"]["force_poll"], true);
+    let out = lib.run(&["folders", "remove", folder]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(status(&lib)["documents"], 0);
+    let config = std::fs::read_to_string(lib.dir.path().join("config.toml")).unwrap();
+    assert!(!config.contains("folders"), "{config}");
+}
