@@ -2,7 +2,7 @@
 # Run the fixed 20-question subset (eval/llm-subset.jsonl) in classic, agent
 # and auto modes against a real chat model, and write a report.
 #
-# Usage: scripts/eval-llm.sh [--model SPEC] [--report DIR]
+# Usage: scripts/eval-llm.sh [--model SPEC] [--modes classic,agent,auto] [--report DIR]
 #
 # Default: Qwen2.5-Coder-1.5B-Instruct Q4_K_M on a local llama.cpp server
 # (scripts/llm-server.sh, port 8090), in the JSON-schema action mode.
@@ -13,12 +13,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 model=""
+modes="classic,agent,auto"
 report="eval-llm-report"
 while [ $# -gt 0 ]; do
   case "$1" in
     --model) model="$2"; shift 2 ;;
+    --modes) modes="$2"; shift 2 ;;
     --report) report="$2"; shift 2 ;;
-    *) echo "usage: scripts/eval-llm.sh [--model SPEC] [--report DIR]" >&2; exit 2 ;;
+    *) echo "usage: scripts/eval-llm.sh [--model SPEC] [--modes LIST] [--report DIR]" >&2; exit 2 ;;
   esac
 done
 
@@ -42,4 +44,4 @@ fi
 "$bin" --data-dir "$data" index sample-docs --quiet
 echo "model: $model"
 "$bin" --config "$config" --data-dir "$data" eval eval/llm-subset.jsonl \
-  --mode classic,agent,auto --model "$model" --report "$report"
+  --mode "$modes" --model "$model" --report "$report"
