@@ -1,5 +1,6 @@
-//! `almirah-bench`: ingest throughput, query latency, vector recall and
-//! multi-hop retrieval recall. Prints a readable report to stdout, progress
+//! `almirah-bench`: ingest throughput, query latency, vector recall,
+//! multi-hop retrieval recall, and watch latency (save-to-searchable and
+//! reconcile). Prints a readable report to stdout, progress
 //! to stderr, and writes the figures as JSON. Figures are printed as
 //! measured; nothing is asserted.
 
@@ -9,6 +10,7 @@ mod multihop;
 mod report;
 mod synth;
 mod vectors;
+mod watch;
 
 use std::path::PathBuf;
 
@@ -32,8 +34,8 @@ struct Args {
     /// Parent folder of the temporary libraries (default: the system temp folder).
     #[arg(long)]
     work_dir: Option<PathBuf>,
-    /// Parts to run, comma-separated: ingest, latency, vectors, multihop.
-    #[arg(long, value_delimiter = ',', default_value = "ingest,latency,vectors,multihop")]
+    /// Parts to run, comma-separated: ingest, latency, vectors, multihop, watch.
+    #[arg(long, value_delimiter = ',', default_value = "ingest,latency,vectors,multihop,watch")]
     parts: Vec<String>,
 }
 
@@ -77,7 +79,7 @@ fn main() -> Result<()> {
         .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()))
         .with_writer(std::io::stderr)
         .init();
-    const PARTS: [&str; 4] = ["ingest", "latency", "vectors", "multihop"];
+    const PARTS: [&str; 5] = ["ingest", "latency", "vectors", "multihop", "watch"];
     for p in &args.parts {
         if !PARTS.contains(&p.as_str()) {
             bail!("unknown part {p:?} (expected one of {})", PARTS.join(", "));
@@ -100,6 +102,7 @@ fn main() -> Result<()> {
         latency: None,
         vectors: None,
         multihop: None,
+        watch: None,
         errors: Vec::new(),
         part_seconds: Vec::new(),
         loadavg_start: loadavg(),
@@ -131,6 +134,10 @@ fn main() -> Result<()> {
     if wants("multihop") {
         let t = now();
         keep("multihop", t, multihop::run(&opts).map(|r| rep.multihop = Some(r)));
+    }
+    if wants("watch") {
+        let t = now();
+        keep("watch", t, watch::run(&opts).map(|r| rep.watch = Some(r)));
     }
     rep.errors = errors;
     rep.part_seconds = part_seconds;

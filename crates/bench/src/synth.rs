@@ -173,6 +173,13 @@ impl LowRank {
         let mut rng = StdRng::seed_from_u64(QUERY_SEED);
         rows(&self.w, &mut rng, n)
     }
+
+    /// One row drawn from its own `seed` with the same W (a stand-in
+    /// embedder's vector for a text, seeded by the text's hash).
+    pub fn row_seeded(&self, seed: u64) -> Vec<f32> {
+        let mut rng = StdRng::seed_from_u64(seed);
+        rows(&self.w, &mut rng, 1).data
+    }
 }
 
 fn rows(w: &[f32], rng: &mut StdRng, n: usize) -> Vectors {

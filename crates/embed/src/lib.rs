@@ -25,6 +25,10 @@ mod hash;
 mod http;
 mod vector;
 
+/// A loopback HTTP server for tests of HTTP clients (feature `test-server`).
+#[cfg(any(test, feature = "test-server"))]
+pub mod test_server;
+
 pub use builtin::{BUILTIN_DIMENSIONS, BUILTIN_MAX_TOKENS, BUILTIN_MODEL, BuiltinEmbedder};
 pub use hash::HashEmbedder;
 pub use http::{HttpOptions, RetryPolicy};

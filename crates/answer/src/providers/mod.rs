@@ -148,6 +148,4 @@ fn join_url(base: &str, path: &str) -> String {
 }
 
 #[cfg(test)]
-mod test_server;
-#[cfg(test)]
 mod tests;

@@ -197,6 +197,4 @@ fn plain_id(provider: &str, model: &str, dimensions: Option<usize>) -> EmbedderI
 }
 
 #[cfg(test)]
-mod test_server;
-#[cfg(test)]
 mod tests;

@@ -2,10 +2,10 @@
 
 use serde_json::{Value, json};
 
-use super::super::test_server::{Reply, Server};
 use super::super::{Endpoint, GeminiChat};
 use super::*;
 use crate::model::{ChatModel, ModelError};
+use almirah_embed::test_server::{Reply, Server};
 
 const MODEL: &str = "gemini-2.5-flash";
 

@@ -4,10 +4,10 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use super::super::test_server::{Reply, Server};
 use super::super::{Endpoint, OpenAiChat, ProviderOptions};
 use super::*;
 use crate::model::{ChatModel, ChatResponse, ModelError};
+use almirah_embed::test_server::{Reply, Server};
 
 fn client(server: &Server, options: &ProviderOptions) -> OpenAiChat {
     let endpoint = Endpoint {

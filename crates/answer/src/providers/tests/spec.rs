@@ -2,9 +2,9 @@
 
 use serde_json::json;
 
-use super::super::test_server::{Reply, Server};
 use super::super::{ModelSpec, ProviderOptions, from_spec, parse_spec};
 use super::{fast, request_with_tools};
+use almirah_embed::test_server::{Reply, Server};
 
 fn openai(url: &str, model: &str) -> ModelSpec {
     ModelSpec::OpenAi { url: url.into(), model: model.into() }

@@ -6,9 +6,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
-use super::super::test_server::{Reply, Server};
 use super::super::*;
 use super::{KEY, KEY_VAR, embed_n, fast, ollama, ollama_reply, openai};
+use crate::test_server::{Reply, Server};
 
 #[test]
 fn two_503s_then_success() {

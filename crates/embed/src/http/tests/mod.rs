@@ -2,9 +2,9 @@
 
 use serde_json::{Value, json};
 
-use super::test_server::{Reply, Request, Server};
 use super::transport::Secret;
 use super::*;
+use crate::test_server::{Reply, Request, Server};
 use crate::vector::norm;
 
 const KEY: &str = "sk-test-SECRET-123";

@@ -1,6 +1,5 @@
 //! A loopback HTTP/1.1 server for tests: answers each request with a handler
-//! and records what it received. Only ever binds 127.0.0.1. A copy of
-//! almirah-embed's, which is private to that crate.
+//! and records what it received. Only ever binds 127.0.0.1.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -11,26 +10,33 @@ use std::sync::{Arc, Mutex};
 
 /// One received request.
 #[derive(Debug, Clone)]
-pub(crate) struct Request {
+pub struct Request {
+    /// Request path, e.g. `/v1/embeddings`.
     pub path: String,
     /// Lower-case header names.
     pub headers: HashMap<String, String>,
+    /// The JSON body (`Null` when there was none or it was not JSON).
     pub body: serde_json::Value,
 }
 
 /// What to answer.
-pub(crate) struct Reply {
+pub struct Reply {
+    /// HTTP status code.
     pub status: u16,
+    /// Extra headers, e.g. `Retry-After`.
     pub headers: Vec<(String, String)>,
+    /// The body, sent as JSON.
     pub body: String,
 }
 
 impl Reply {
-    pub(crate) fn json(status: u16, body: &serde_json::Value) -> Self {
+    /// A JSON reply with this status.
+    pub fn json(status: u16, body: &serde_json::Value) -> Self {
         Self { status, headers: Vec::new(), body: body.to_string() }
     }
 
-    pub(crate) fn with_header(mut self, name: &str, value: &str) -> Self {
+    /// The reply with one more header.
+    pub fn with_header(mut self, name: &str, value: &str) -> Self {
         self.headers.push((name.into(), value.into()));
         self
     }
@@ -39,14 +45,15 @@ impl Reply {
 type Handler = dyn Fn(usize, &Request) -> Reply + Send + Sync;
 
 /// A running server; the thread lives until the test binary exits.
-pub(crate) struct Server {
+pub struct Server {
+    /// `http://127.0.0.1:PORT`.
     pub url: String,
     requests: Arc<Mutex<Vec<Request>>>,
 }
 
 impl Server {
     /// Starts a server whose `handler` gets the 0-based request number and the request.
-    pub(crate) fn start(handler: impl Fn(usize, &Request) -> Reply + Send + Sync + 'static) -> Self {
+    pub fn start(handler: impl Fn(usize, &Request) -> Reply + Send + Sync + 'static) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let url = format!("http://{}", listener.local_addr().unwrap());
         let requests = Arc::new(Mutex::new(Vec::new()));
@@ -60,11 +67,13 @@ impl Server {
         Self { url, requests }
     }
 
-    pub(crate) fn requests(&self) -> Vec<Request> {
+    /// Every request received so far, in order.
+    pub fn requests(&self) -> Vec<Request> {
         self.requests.lock().unwrap().clone()
     }
 
-    pub(crate) fn count(&self) -> usize {
+    /// How many requests were received.
+    pub fn count(&self) -> usize {
         self.requests.lock().unwrap().len()
     }
 }
