@@ -80,7 +80,7 @@ if ! venv_ok; then
         --only-binary=:all: "$SERVER_PKG==$SERVER_VERSION" \
         || die "pip install $SERVER_PKG==$SERVER_VERSION failed"
     "$VENV/bin/python" -c 'import xllamacpp' \
-        || die "$SERVER_PKG installed but does not import"
+        || die "$SERVER_PKG installed but does not import (it needs libgomp1 and libstdc++6 from apt)"
     echo "$SERVER_PKG==$SERVER_VERSION" >"$VENV/.almirah-ok"
 fi
 

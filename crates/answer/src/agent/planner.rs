@@ -113,7 +113,8 @@ fn find_search<'a>(ctx: &'a AgentContext, query: &str) -> Option<&'a ToolOutcome
 
 /// A `lookup_table` call when a word of the query is a cell of a table:
 /// one whose rows the search returned, or one looked up before (whose text
-/// values are known). Only the query's first such word is looked up, once.
+/// values are known). Only the query's first such word is looked up, once,
+/// and never when the query names something the table does not contain.
 fn table_follow_up(ctx: &AgentContext, query: &str, done: &ToolOutcome) -> Option<ToolCall> {
     let mut tables: Vec<(String, Vec<String>)> = Vec::new();
     for row in done.evidence.iter().filter(|e| e.table_row).take(3) {
@@ -124,7 +125,14 @@ fn table_follow_up(ctx: &AgentContext, query: &str, done: &ToolOutcome) -> Optio
     for o in ctx.done.iter().filter(|o| o.name == "lookup_table") {
         tables.push((o.arguments["table"].as_str().unwrap_or_default().to_string(), o.cells.clone()));
     }
+    let model = BuiltinModel::default();
+    let named = model.named_terms(query);
     for (table, cells) in tables {
+        // A query that names something (MBA) the table never mentions is not about this table.
+        let known = model.literal_terms(&cells.join(" "));
+        if named.iter().any(|n| !known.contains(n)) {
+            continue;
+        }
         let word = query.split(|c: char| !c.is_alphanumeric()).filter(|w| w.chars().count() > 2).find(|w| {
             let w = w.to_lowercase();
             cells.iter().any(|c| *c == w || c.starts_with(&format!("{w} ")))
