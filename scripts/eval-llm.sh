@@ -29,7 +29,7 @@ cargo build --release --locked -p almirah-cli
 bin="${CARGO_TARGET_DIR:-target}/release/almirah"
 data="$(mktemp -d)"
 config="$(mktemp)"
-port=8090
+port="${ALMIRAH_EVAL_LLM_PORT:-8090}"
 cleanup() { rm -rf "$data" "$config"; [ -z "$model" ] && scripts/llm-server.sh stop --port "$port" >/dev/null 2>&1 || true; }
 trap cleanup EXIT
 
