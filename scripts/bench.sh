@@ -2,10 +2,16 @@
 # Runs Almirah's benchmark: ingest throughput (18F handbook, built-in vs hash
 # embedder), hybrid/BM25/vector query latency at 10k and 100k chunks, vector
 # recall vs exact cosine (exact scan and arroy) at 10k and 100k vectors next
-# to Chroma's published figures, and multi-hop retrieval recall (HotpotQA,
-# MuSiQue). Prints a readable report; writes JSON to bench-out/bench.json.
+# to Chroma's published figures, multi-hop retrieval recall (HotpotQA,
+# MuSiQue), and watch (issue 6): save-to-searchable latency p50/p95 of a
+# one-page Markdown document under a running watcher in a ~10k-chunk library
+# whose stored embedder is the built-in one (goal p95 < 1 s), and the
+# reconcile time of that unchanged 1,000-file library (goal < 1 s). Goals are
+# printed as ratios. Prints a readable report; writes JSON to
+# bench-out/bench.json.
 # Usage: scripts/bench.sh [--quick] [other almirah-bench flags, see --help]
-# The full run takes roughly 15-30 minutes on 2 cores; --quick a few minutes.
+#   one part only: scripts/bench.sh --parts watch --out bench-out/bench-watch.json
+# The full run takes roughly 20-35 minutes on 2 cores; --quick a few minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -16,6 +16,17 @@ use crate::model::{ChatModel, Draft};
 use crate::router::{self, RouteLabel};
 use crate::trace::{Step, StopReason, Trace, TraceHit};
 
+/// How a trace note about a failed model call starts.
+pub const PROVIDER_ERROR: &str = "model error";
+
+/// The error of the first failed model call in `trace`, if any.
+pub fn provider_error(trace: &Trace) -> Option<String> {
+    trace.steps.iter().find_map(|s| match s {
+        Step::Note { text } => text.strip_prefix(PROVIDER_ERROR).map(|e| e.trim_start_matches(": ").to_string()),
+        _ => None,
+    })
+}
+
 /// The exact abstention sentence.
 pub const ABSTAIN: &str = "I could not find this in the documents.";
 /// Evidence chunks passed to the model.
@@ -123,7 +134,14 @@ pub fn ask(
     }
     let last_results = run.results.clone().unwrap_or_else(|| GatedResults::empty(as_of));
     let mut answer = compose(question, &run.draft, &run.evidence, run.withheld.clone(), as_of, label, trace);
-    if answer.citations.is_empty() {
+    if let Some(error) = provider_error(&answer.trace) {
+        // Never report a model that could not be reached as "not in the documents".
+        answer.text = format!("Could not answer: the chat model {} failed ({error}).", model.id());
+        answer.trace.stop_reason = StopReason::ProviderUnavailable;
+    } else if answer.citations.is_empty() {
+        if !last_results.withheld.is_empty() {
+            answer.trace.model_calls += 1;
+        }
         answer.text =
             only_withheld_message(model, question, &last_results, as_of).unwrap_or_else(|| ABSTAIN.to_string());
         answer.abstained = answer.text == ABSTAIN;
@@ -230,7 +248,13 @@ fn call_model(
     trace: &mut Trace,
 ) -> Draft {
     let started = Instant::now();
-    let draft = model.answer(question, evidence, note).unwrap_or_default();
+    let draft = match model.answer(question, evidence, note) {
+        Ok(d) => d,
+        Err(e) => {
+            trace.steps.push(Step::Note { text: format!("{PROVIDER_ERROR}: {e}") });
+            Draft::default()
+        }
+    };
     trace.model_calls += 1;
     trace.steps.push(Step::Model {
         model: model.id(),
@@ -300,6 +324,10 @@ pub(crate) fn compose(
     Answer { question: question.into(), text: body, citations, withheld, as_of, route, abstained: false, trace }
 }
 
+/// Cosine similarity (all-MiniLM-L6-v2 scale) below which a withheld chunk
+/// is unrelated to the question and gets no note.
+pub const MIN_NOTE_COSINE: f32 = 0.3;
+
 /// One note per withheld document that bears on the question (as relevant
 /// as the admitted evidence by keywords or by meaning):
 /// "circular-09@2024-25: superseded by …".
@@ -307,10 +335,14 @@ pub fn withheld_notes(results: &GatedResults) -> Vec<String> {
     let hits = &results.results.hits;
     let top_bm25 = hits.iter().filter_map(|h| h.bm25.map(|r| r.score)).fold(0.0f32, f32::max);
     let top_cos = hits.iter().filter_map(|h| h.vector.map(|r| r.score)).fold(0.0f32, f32::max);
+    // A withheld chunk only bears on the question if it is about it at all
+    // (cosine ≥ MIN_NOTE_COSINE), not merely the best of the withheld ones.
+    let about = |w: &almirah_core::gated::WithheldHit| w.hit.vector.is_none_or(|r| r.score >= MIN_NOTE_COSINE);
     let relevant = |w: &&almirah_core::gated::WithheldHit| {
-        hits.is_empty()
-            || w.hit.bm25.is_some_and(|r| r.score >= 0.6 * top_bm25)
-            || w.hit.vector.is_some_and(|r| r.score >= top_cos - 0.05)
+        about(w)
+            && (hits.is_empty()
+                || w.hit.bm25.is_some_and(|r| r.score >= 0.6 * top_bm25)
+                || w.hit.vector.is_some_and(|r| r.score >= top_cos - 0.05))
     };
     let mut notes: Vec<String> = Vec::new();
     for w in results.withheld.iter().filter(relevant) {

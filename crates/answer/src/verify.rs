@@ -48,6 +48,12 @@ pub fn unsupported(claim: &str, cited: &[&str]) -> Option<String> {
     for c in cited {
         known.extend(model.literal_terms(c));
     }
+    let canonical: std::collections::BTreeSet<String> = cited.iter().flat_map(|c| model.content_terms(c)).collect();
+    let names: Vec<String> = model.named_terms(claim).into_iter().filter(|n| !canonical.contains(n)).collect();
+    if !names.is_empty() {
+        // A name the claim gives (MTech, Hyderabad, Dev Anand) must be in what it cites.
+        return Some(format!("names {} that its citations do not: {claim:?}", names.join(", ")));
+    }
     let missing: Vec<&String> = words.iter().filter(|w| !known.contains(*w)).collect();
     let support = 1.0 - missing.len() as f32 / words.len() as f32;
     (support < MIN_SUPPORT).then(|| {

@@ -74,6 +74,13 @@ fn loadavg() -> Option<String> {
 }
 
 fn main() -> Result<()> {
+    // The watch part extracts in child processes of this binary, as `almirah` does.
+    let mut argv = std::env::args_os().skip(1);
+    if argv.next().is_some_and(|a| a == watch::EXTRACT_ARG)
+        && let Some(path) = argv.next()
+    {
+        std::process::exit(almirah_core::update::extract_child_main(std::path::Path::new(&path)));
+    }
     let args = Args::parse();
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()))

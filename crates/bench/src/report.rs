@@ -254,7 +254,7 @@ fn print_watch(r: &WatchResult, quick: bool) {
         s.page_bytes, s.page_chunks
     );
     println!(
-        "  rename to a gated BM25 search for its unique token returning it, polled every {} ms; watcher defaults (debounce {} ms, settle {} ms)",
+        "  rename to a gated BM25 search for its unique token returning it, polled every {} ms; watcher defaults (debounce {} ms,\n  settle {} ms), extraction in a child process per file as in `almirah watch`; new files and edits of one file's last section alternate",
         s.poll_ms, s.debounce_ms, s.settle_ms
     );
     for (label, st) in [("all", &s.all), ("new files", &s.new_files), ("edits", &s.edits)] {
@@ -266,6 +266,18 @@ fn print_watch(r: &WatchResult, quick: bool) {
     println!(
         "    watcher's own event-to-commit latency: p50 {:.0} ms, p95 {:.0} ms ({} changes)",
         s.watcher_reported.p50_ms, s.watcher_reported.p95_ms, s.watcher_reported.n
+    );
+    println!(
+        "    for scale: extract + chunk + embed one new page with the model directly: p50 {:.0} ms, p95 {:.0} ms ({} pages)",
+        s.model_page.p50_ms, s.model_page.p95_ms, s.model_page.n
+    );
+    let waited = s.all.mean_ms * s.all.n as f64;
+    println!(
+        "    each poll search: p50 {:.2} ms, p95 {:.2} ms ({} searches; searching filled {:.0}% of the waiting, on one thread)",
+        s.poll_search.p50_ms,
+        s.poll_search.p95_ms,
+        s.poll_search.n,
+        100.0 * s.poll_search.mean_ms * s.poll_search.n as f64 / waited.max(1e-9)
     );
     println!(
         "    goal p95 < {:.0} ms: p95 is {:.2}x the goal ({})",

@@ -20,8 +20,9 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use almirah_core::embed::{self, EmbedError, Embedder, EmbedderConfig, EmbedderId, InputKind};
+use almirah_core::extract::{self, ChunkOptions};
 use almirah_core::watch::{Notice, WatchOptions, Watcher};
-use almirah_core::{Engine, EngineConfig, NoProgress, SearchMode, SearchOptions};
+use almirah_core::{Engine, EngineConfig, ExtractorMode, NoProgress, SearchMode, SearchOptions};
 use anyhow::{Context, Result, bail};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -43,8 +44,15 @@ const SAVE_TIMEOUT: Duration = Duration::from_secs(30);
 const START_TIMEOUT: Duration = Duration::from_secs(300);
 /// Quiet time after each save is found, before the next one.
 const GAP: Duration = Duration::from_millis(250);
-/// Paragraphs (about one chunk each) per library file.
-pub const PARAGRAPHS_PER_FILE: usize = 10;
+/// Sections of one paragraph (650-1100 characters; the default 400-1200
+/// chunker makes about 2.5 chunks of each) per library file: about 10
+/// chunks per file, 10k chunks for 1,000 files.
+pub const PARAGRAPHS_PER_FILE: usize = 4;
+/// The extractor child's limits, as `almirah`'s defaults.
+const EXTRACT_TIMEOUT_MS: u64 = 120_000;
+const EXTRACT_MEMORY_BYTES: u64 = 2048 << 20;
+/// The first argument that makes this binary an extractor child.
+pub const EXTRACT_ARG: &str = "__extract";
 /// Timed `Engine::index` runs over the unchanged library.
 pub const RECONCILE_RUNS: usize = 5;
 const VOCAB_SEED: u64 = 1;
@@ -122,6 +130,11 @@ pub struct SaveLatency {
     pub edits: LatencyStats,
     /// As reported by the watcher (event seen to commit), ms.
     pub watcher_reported: LatencyStats,
+    /// Extract, chunk and embed one new page directly (no watcher, no
+    /// writes), after the saves: the model's share of a save, ms.
+    pub model_page: LatencyStats,
+    /// Each poll search (BM25 for the token) while waiting, ms.
+    pub poll_search: LatencyStats,
     /// Goal for the p95 of `all`, ms.
     pub goal_p95_ms: f64,
     /// `all.p95_ms / goal_p95_ms` (below 1 meets the goal).
@@ -172,8 +185,8 @@ fn paragraphs(vocab: &Vocabulary, rng: &mut StdRng) -> [String; 2] {
     [vocab.paragraph(rng, 880), vocab.paragraph(rng, 880)]
 }
 
-/// Write `files` Markdown files of [`PARAGRAPHS_PER_FILE`] paragraphs
-/// (650-1100 characters, one chunk each) into `dir`; returns the bytes.
+/// Write `files` Markdown files of [`PARAGRAPHS_PER_FILE`] sections into
+/// `dir`; returns the bytes.
 fn write_library(dir: &Path, vocab: &Vocabulary, files: usize) -> Result<u64> {
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let mut rng = StdRng::seed_from_u64(CORPUS_SEED);
@@ -240,9 +253,19 @@ fn found(engine: &Engine, token: &str, path: &str) -> Result<bool> {
 }
 
 /// Poll [`found`] every [`POLL`]; the time from `since` until it holds.
-fn wait_searchable(engine: &Engine, token: &str, path: &str, since: Instant) -> Result<Duration> {
+/// Each search's own time (ms) goes to `searches`.
+fn wait_searchable(
+    engine: &Engine,
+    token: &str,
+    path: &str,
+    since: Instant,
+    searches: &mut Vec<f64>,
+) -> Result<Duration> {
     loop {
-        if found(engine, token, path)? {
+        let started = Instant::now();
+        let hit = found(engine, token, path)?;
+        searches.push(started.elapsed().as_secs_f64() * 1000.0);
+        if hit {
             return Ok(since.elapsed());
         }
         if since.elapsed() > SAVE_TIMEOUT {
@@ -264,14 +287,14 @@ pub fn run(opts: &Options) -> Result<WatchResult> {
     let files = if opts.quick { 200 } else { 1_000 };
     let saves_per_kind = if opts.quick { 5 } else { 20 };
     let work = opts.tempdir("watch")?;
+    // The saves' folder exists before the watcher starts (a new folder would be rescanned).
     let docs_dir = work.path().join("docs");
-    let saves_dir = docs_dir.join("saves");
-    std::fs::create_dir_all(&saves_dir)?;
+    std::fs::create_dir_all(docs_dir.join("saves"))?;
     let docs = docs_dir.canonicalize()?;
     let saves_dir = docs.join("saves");
     let lib = work.path().join("lib");
     let vocab = Vocabulary::new(crate::latency::VOCABULARY, VOCAB_SEED);
-    eprintln!("part 5: generating {files} Markdown files (~{} chunks)", files * PARAGRAPHS_PER_FILE);
+    eprintln!("part 5: generating {files} Markdown files of {PARAGRAPHS_PER_FILE} sections");
     let text_bytes = write_library(&docs.join("library"), &vocab, files)?;
 
     let load = Instant::now();
@@ -292,6 +315,13 @@ pub fn run(opts: &Options) -> Result<WatchResult> {
             bail!("{} library files failed to index", report.failures());
         }
         started.elapsed().as_secs_f64()
+    };
+    // From here on, extraction runs in a child process per file, as in `almirah watch`.
+    cfg.index.extractor = ExtractorMode::Subprocess {
+        program: std::env::current_exe().context("cannot find the almirah-bench executable")?,
+        args: vec![EXTRACT_ARG.into()],
+        timeout_ms: EXTRACT_TIMEOUT_MS,
+        memory_limit_bytes: EXTRACT_MEMORY_BYTES,
     };
     let engine = Arc::new(Engine::with_embedder(cfg, model)?);
     let status = engine.status()?;
@@ -341,7 +371,8 @@ pub fn run(opts: &Options) -> Result<WatchResult> {
     let result = time_saves(&engine, &mut notices, &vocab, &saves_dir, saves_per_kind);
     watcher.stop();
     notices.drain();
-    let (save_times, page_chunks) = result?;
+    let Saves { times: save_times, page_chunks, searches } = result?;
+    let model_page = time_model(&engine, &vocab, &docs.join("saves/model-check.md"), if opts.quick { 3 } else { 5 })?;
     let watcher_start_ms = notices
         .seen
         .iter()
@@ -372,6 +403,8 @@ pub fn run(opts: &Options) -> Result<WatchResult> {
             edits: pick(true),
             all,
             watcher_reported,
+            model_page,
+            poll_search: LatencyStats::from_ms(searches),
             goal_p95_ms: LATENCY_GOAL_MS,
             p95_ratio,
             problems,
@@ -403,12 +436,13 @@ fn save_and_wait(
     path: &Path,
     text: &str,
     token: &str,
+    searches: &mut Vec<f64>,
 ) -> Result<(Duration, Option<f64>)> {
     notices.drain();
     let from = notices.seen.len();
     atomic_save(path, text)?;
     let saved = Instant::now();
-    let took = wait_searchable(engine, token, &path_str(path), saved)?;
+    let took = wait_searchable(engine, token, &path_str(path), saved, searches)?;
     let want = path_str(path);
     let change = notices.wait_for(from, Duration::from_secs(5), |n| matches!(n, Notice::Change(c) if c.path == want));
     let watcher_ms = match change {
@@ -419,15 +453,23 @@ fn save_and_wait(
     Ok((took, watcher_ms))
 }
 
+/// What [`time_saves`] measured.
+struct Saves {
+    times: Vec<SaveTime>,
+    page_chunks: u64,
+    /// Each poll search during the timed saves, ms.
+    searches: Vec<f64>,
+}
+
 /// Wait for the start reconcile, warm up, then alternate new files and
-/// edits of one file. Returns the timed saves and the chunks of one page.
+/// edits of one file.
 fn time_saves(
     engine: &Engine,
     notices: &mut Notices,
     vocab: &Vocabulary,
     dir: &Path,
     per_kind: usize,
-) -> Result<(Vec<SaveTime>, u64)> {
+) -> Result<Saves> {
     if notices.wait_for(0, START_TIMEOUT, |n| matches!(n, Notice::Reconciled { .. })).is_none() {
         bail!("the watcher's start reconcile did not finish within {START_TIMEOUT:?}");
     }
@@ -436,12 +478,16 @@ fn time_saves(
     let before = engine.status()?.chunks;
     let warm = paragraphs(vocab, &mut rng);
     let last = vocab.paragraph(&mut rng, 880);
-    save_and_wait(engine, notices, &dir.join("warm-up.md"), &page("Warm-up", &warm, &last, "qxwarmup"), "qxwarmup")?;
+    let mut searches = Vec::new();
+    let text = page("Warm-up", &warm, &last, "qxwarmup");
+    save_and_wait(engine, notices, &dir.join("warm-up.md"), &text, "qxwarmup", &mut searches)?;
     let page_chunks = engine.status()?.chunks.saturating_sub(before);
     let edited_path: PathBuf = dir.join("edited.md");
     let edited = paragraphs(vocab, &mut rng);
     let last = vocab.paragraph(&mut rng, 880);
-    save_and_wait(engine, notices, &edited_path, &page("Edited policy", &edited, &last, "qxedit000"), "qxedit000")?;
+    let text = page("Edited policy", &edited, &last, "qxedit000");
+    save_and_wait(engine, notices, &edited_path, &text, "qxedit000", &mut searches)?;
+    searches.clear();
     eprintln!("part 5: watcher ready; timing {} saves ({per_kind} new files, {per_kind} edits)", 2 * per_kind);
 
     let mut times = Vec::with_capacity(2 * per_kind);
@@ -451,14 +497,50 @@ fn time_saves(
         let fixed = paragraphs(vocab, &mut rng);
         let last = vocab.paragraph(&mut rng, 880);
         let text = page(&format!("New circular {i}"), &fixed, &last, &token);
-        let (took, watcher_ms) = save_and_wait(engine, notices, &dir.join(format!("new-{i:03}.md")), &text, &token)?;
+        let path = dir.join(format!("new-{i:03}.md"));
+        let (took, watcher_ms) = save_and_wait(engine, notices, &path, &text, &token, &mut searches)?;
         times.push(SaveTime { edit: false, bytes: text.len(), ms: took.as_secs_f64() * 1000.0, watcher_ms });
         // An edit of the last section of one file: the other chunks come from the embedding cache.
         let token = format!("qxedit{i:03}");
         let last = vocab.paragraph(&mut rng, 880);
         let text = page("Edited policy", &edited, &last, &token);
-        let (took, watcher_ms) = save_and_wait(engine, notices, &edited_path, &text, &token)?;
+        let (took, watcher_ms) = save_and_wait(engine, notices, &edited_path, &text, &token, &mut searches)?;
         times.push(SaveTime { edit: true, bytes: text.len(), ms: took.as_secs_f64() * 1000.0, watcher_ms });
     }
-    Ok((times, page_chunks))
+    Ok(Saves { times, page_chunks, searches })
+}
+
+/// Extract, chunk and embed `n` fresh pages with the engine's model, no
+/// watcher and nothing written (the texts get the title and heading
+/// context line, as indexed).
+fn time_model(engine: &Engine, vocab: &Vocabulary, path: &Path, n: usize) -> Result<LatencyStats> {
+    let embedder = engine.embedder()?;
+    let mut rng = StdRng::seed_from_u64(PAGE_SEED + 1);
+    let mut times = Vec::with_capacity(n);
+    for i in 0..n {
+        let fixed = paragraphs(vocab, &mut rng);
+        let last = vocab.paragraph(&mut rng, 880);
+        let text = page(&format!("Model check {i}"), &fixed, &last, &format!("qxmodel{i:03}"));
+        let started = Instant::now();
+        let doc = extract::extract(path, text.as_bytes()).map_err(|e| anyhow::anyhow!("extracting a page: {e}"))?;
+        let title = doc.title.clone().unwrap_or_default();
+        let texts: Vec<String> = extract::chunk(&doc, &ChunkOptions::default())
+            .iter()
+            .map(|c| {
+                let mut context: Vec<&str> = vec![title.as_str()];
+                for h in &c.heading_path {
+                    if !context.iter().any(|x| x.eq_ignore_ascii_case(h)) {
+                        context.push(h);
+                    }
+                }
+                format!("{}\n{}", context.join(" > "), c.text)
+            })
+            .collect();
+        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+        for batch in refs.chunks(embedder.max_batch().max(1)) {
+            embedder.embed(batch, InputKind::Document)?;
+        }
+        times.push(started.elapsed().as_secs_f64() * 1000.0);
+    }
+    Ok(LatencyStats::from_ms(times))
 }

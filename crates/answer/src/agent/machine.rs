@@ -170,7 +170,7 @@ impl Machine {
         let reply = match reply {
             Ok(r) => r,
             Err(e) => {
-                self.stop_with(StopReason::ProviderUnavailable, format!("model error: {e}"));
+                self.stop_with(StopReason::ProviderUnavailable, format!("{}: {e}", crate::classic::PROVIDER_ERROR));
                 self.phase = Phase::Draft(None);
                 return;
             }
@@ -312,7 +312,7 @@ impl Machine {
         let draft = match draft {
             Ok(d) => d,
             Err(e) => {
-                self.trace.steps.push(Step::Note { text: format!("drafting failed: {e}") });
+                self.trace.steps.push(Step::Note { text: format!("{}: {e}", crate::classic::PROVIDER_ERROR) });
                 self.stop = Some(StopReason::HandedOver);
                 self.phase = Phase::Done;
                 return;

@@ -158,6 +158,11 @@ fn finish(m: &Machine, label: String, as_of: almirah_core::freshness::AsOf) -> A
         }
         return answer;
     }
+    if let Some(error) = crate::classic::provider_error(&answer.trace) {
+        answer.text = format!("Could not answer: the chat model failed ({error}).");
+        answer.trace.stop_reason = StopReason::ProviderUnavailable;
+        return answer;
+    }
     if budget_stop {
         answer.text = m.config().handover.clone();
         answer.trace.stop_reason = StopReason::HandedOver;
