@@ -28,15 +28,17 @@ pub fn run(
     let model = answering.model.clone();
     let answer =
         almirah_answer::mode::answer(engine, model, question, today, &status, answering.mode, &answering.agent)?;
+    let failed = answer.trace.stop_reason == almirah_answer::trace::StopReason::ProviderUnavailable;
+    let code = if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS };
     if json {
         println!("{}", serde_json::to_string_pretty(&answer)?);
-        return Ok(ExitCode::SUCCESS);
+        return Ok(code);
     }
     print_answer(&answer);
     if trace {
         println!("\nTrace:\n{}", answer.trace.render());
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(code)
 }
 
 fn print_answer(answer: &Answer) {
