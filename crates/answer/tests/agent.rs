@@ -249,3 +249,12 @@ fn kestrel_hops_in_the_loop() {
     assert!(a.text.contains("Ingrid Solberg") && a.text.contains("Oslo"), "{}", a.text);
     assert!(cites(&a, "p12::") && cites(&a, "p09::") && cites(&a, "p16::"), "{:?}", a.citations);
 }
+
+#[test]
+fn a_model_that_answers_before_searching_gets_its_parts_searched() {
+    let model = Scripted::new(Vec::new(), |ev| quote(ev, "18 days").into_iter().collect());
+    let a = run(model, "How many days of earned leave do I get per year?", &AgentConfig::default());
+    assert_eq!(a.trace.tool_calls, 1, "{}", a.trace.render());
+    assert!(a.trace.steps.iter().any(|s| matches!(s, Step::Note { text } if text.contains("without searching"))));
+    assert!(a.text.contains("18 days") && cites(&a, "leave-policy@4::earned-leave"), "{}", a.text);
+}

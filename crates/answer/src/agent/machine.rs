@@ -215,6 +215,15 @@ impl Machine {
         let calls: Vec<ToolCall> =
             if reply.tool_calls.is_empty() { action::parse_calls(&reply.content) } else { reply.tool_calls.clone() };
         if calls.is_empty() {
+            if let Some(searches) = self.unsearched_parts() {
+                // Small models often "answer" before searching anything; coverage in code
+                // says every part is missing, so search the parts once before drafting.
+                self.trace.steps.push(Step::Note {
+                    text: format!("the model answered without searching; searching its {} part(s)", searches.len()),
+                });
+                self.phase = Phase::Tools(searches);
+                return;
+            }
             // The model answers: draft from what was gathered.
             self.stop.get_or_insert(StopReason::Answered);
             self.phase = Phase::Draft(None);
@@ -333,6 +342,27 @@ impl Machine {
         self.trace.steps.push(Step::Note { text: note });
         self.stop = Some(reason);
         self.phase = Phase::Draft(None);
+    }
+
+    /// When the model answers before any tool call: searches for the
+    /// question's parts (hop templates excepted), within the tool-call
+    /// budget; `None` once anything was searched.
+    fn unsearched_parts(&mut self) -> Option<Vec<ToolRequest>> {
+        if self.trace.tool_calls > 0 {
+            return None;
+        }
+        let remaining = self.cfg.budgets.max_tool_calls.saturating_sub(self.trace.tool_calls) as usize;
+        let mut out = Vec::new();
+        for part in sufficiency::uncovered(&self.context.parts, &self.evidence) {
+            if part.contains("<answer ") {
+                continue;
+            }
+            let request = ToolRequest::Search { query: part, series: None, session: None, k: tools::DEFAULT_K };
+            if out.len() < remaining && self.seen.insert(request.signature()) {
+                out.push(request);
+            }
+        }
+        (!out.is_empty()).then_some(out)
     }
 
     /// What is still missing: the parts no admitted chunk covers, and what
