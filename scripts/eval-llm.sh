@@ -30,11 +30,13 @@ bin="${CARGO_TARGET_DIR:-target}/release/almirah"
 data="$(mktemp -d)"
 config="$(mktemp)"
 port="${ALMIRAH_EVAL_LLM_PORT:-8090}"
-cleanup() { rm -rf "$data" "$config"; [ -z "$model" ] && scripts/llm-server.sh stop --port "$port" >/dev/null 2>&1 || true; }
+started=""
+cleanup() { rm -rf "$data" "$config"; if [ -n "$started" ]; then scripts/llm-server.sh stop --port "$port" >/dev/null 2>&1 || true; fi; }
 trap cleanup EXIT
 
 if [ -z "$model" ]; then
   url="$(scripts/llm-server.sh start 1.5b --port "$port" | tail -n 1)"
+  started=1
   model="openai:$url:qwen2.5-coder-1.5b"
   printf '[agent]\naction_mode = true\n[agent.budgets]\nmax_wall_ms = 300000\n' > "$config"
 else
