@@ -19,7 +19,7 @@ mod schema;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::parse::{parse_arguments, strip_thinking, tool_calls_in_content};
+use super::parse::{chat_response, parse_arguments, strip_thinking};
 use super::transport::{AuthStyle, Transport};
 use super::{Endpoint, ProviderOptions, join_url, parse_json, transport_config};
 use crate::evidence::Evidence;
@@ -174,13 +174,7 @@ fn parse_reply(bytes: &[u8], request: &ChatRequest) -> Result<ChatResponse, Mode
         text.push_str(part.text.as_deref().unwrap_or_default());
     }
     let text = strip_thinking(&text);
-    let (content, tool_calls) = if calls.is_empty() && request.response_schema.is_none() {
-        let offered: Vec<&str> = request.tools.iter().map(|t| t.name.as_str()).collect();
-        tool_calls_in_content(&text, &offered)
-    } else {
-        (text, calls)
-    };
-    Ok(ChatResponse { content, tool_calls, usage })
+    Ok(chat_response(text, calls, usage, request))
 }
 
 impl ChatModel for GeminiChat {

@@ -16,7 +16,7 @@
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::parse::{parse_arguments, strip_thinking, tool_calls_in_content};
+use super::parse::{chat_response, parse_arguments, strip_thinking};
 use super::transport::{AuthStyle, Transport};
 use super::{Endpoint, ProviderOptions, join_url, parse_json, transport_config};
 use crate::evidence::Evidence;
@@ -140,13 +140,7 @@ fn parse_reply(bytes: &[u8], request: &ChatRequest) -> Result<ChatResponse, Mode
     let native: Vec<ToolCall> = (choice.message.tool_calls.unwrap_or_default().into_iter())
         .map(|c| ToolCall { name: c.function.name, arguments: parse_arguments(c.function.arguments) })
         .collect();
-    let (content, tool_calls) = if native.is_empty() && request.response_schema.is_none() {
-        let offered: Vec<&str> = request.tools.iter().map(|t| t.name.as_str()).collect();
-        tool_calls_in_content(&content, &offered)
-    } else {
-        (content, native)
-    };
-    Ok(ChatResponse { content, tool_calls, usage })
+    Ok(chat_response(content, native, usage, request))
 }
 
 impl ChatModel for OpenAiChat {

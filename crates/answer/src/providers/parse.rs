@@ -19,7 +19,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde_json::{Map, Value};
 
-use crate::model::ToolCall;
+use crate::model::{ChatRequest, ChatResponse, ToolCall, Usage};
 
 static TOOL_CALL_TAG: LazyLock<Regex> = LazyLock::new(|| re(r"(?s)<tool_call>(.*?)(?:</tool_call>|\z)"));
 static FENCE: LazyLock<Regex> = LazyLock::new(|| re(r"(?s)```[A-Za-z_]*[ \t]*\r?\n?(.*?)```"));
@@ -59,6 +59,19 @@ pub fn tool_calls_in_content(content: &str, offered: &[&str]) -> (String, Vec<To
             .into_owned();
     }
     (rest.trim().to_string(), calls)
+}
+
+/// The reply: native tool calls when there are any; otherwise tool calls
+/// written in the text, but only when no JSON schema was asked for (then
+/// the text is the structured answer, read by the caller).
+pub fn chat_response(text: String, native: Vec<ToolCall>, usage: Usage, request: &ChatRequest) -> ChatResponse {
+    let (content, tool_calls) = if native.is_empty() && request.response_schema.is_none() {
+        let offered: Vec<&str> = request.tools.iter().map(|t| t.name.as_str()).collect();
+        tool_calls_in_content(&text, &offered)
+    } else {
+        (text, native)
+    };
+    ChatResponse { content, tool_calls, usage }
 }
 
 /// `content` without `<think>…</think>` reasoning blocks (Qwen3, DeepSeek-R1), trimmed.
