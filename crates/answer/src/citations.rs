@@ -146,7 +146,11 @@ fn ends_sentence(text: &str, at: usize) -> bool {
 
 /// The word (letters and inner dots) right before byte `end`.
 fn preceding_word(before: &str) -> &str {
-    let start = before.rfind(|c: char| !(c.is_alphabetic() || c == '.')).map_or(0, |i| i + 1);
+    let start = before
+        .char_indices()
+        .rev()
+        .find(|(_, c)| !(c.is_alphabetic() || *c == '.'))
+        .map_or(0, |(i, c)| i + c.len_utf8());
     before[start..].trim_start_matches('.')
 }
 
@@ -170,6 +174,16 @@ mod tests {
 
     const LEAVE: &str = "leave-policy@4::earned-leave#1";
     const CIRC14: &str = "circular-14@2026-27::p1#2";
+
+    #[test]
+    fn devanagari_with_a_virama_before_a_full_stop_splits_without_a_panic() {
+        // The virama (U+094D) is not alphabetic and is 3 bytes long: the word
+        // before a "." must start after it, on a character boundary.
+        let text = "नीलगिरि सॉफ़्टवेयर सर्विसेज़ प्रा. लि. में 21 दिन की छुट्टी मिलती है। Rs. 800 मिलते हैं.";
+        let sentences = split_sentences(text);
+        assert!(!sentences.is_empty());
+        assert!(sentences.iter().any(|s| s.text.contains("21")), "{sentences:?}");
+    }
 
     #[test]
     fn keys_follow_their_sentence() {

@@ -21,6 +21,7 @@ pub mod citations;
 pub mod classic;
 pub mod eval;
 pub mod evidence;
+pub mod followup;
 pub mod mode;
 pub mod model;
 pub mod numeric;

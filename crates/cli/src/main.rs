@@ -4,8 +4,6 @@
 //! `--json`) and exit codes (0 success, 1 error, 2 when some files failed).
 
 mod commands;
-mod config;
-mod folders_config;
 mod progress;
 
 use std::path::PathBuf;
@@ -284,7 +282,10 @@ fn main() -> ExitCode {
 }
 
 fn report_error(err: &anyhow::Error, json: bool) {
-    let kind = err.downcast_ref::<almirah_core::Error>().map(almirah_core::Error::kind);
+    // Errors that are not the library's come from the command line or the
+    // config file: the user can fix them.
+    let kind =
+        err.downcast_ref::<almirah_core::Error>().map_or(almirah_core::ErrorKind::User, almirah_core::Error::kind);
     if json {
         let value = serde_json::json!({"error": {"kind": kind, "message": format!("{err:#}")}});
         println!("{value}");

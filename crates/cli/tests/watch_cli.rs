@@ -177,3 +177,42 @@ fn folders_add_list_and_remove_edit_the_config_and_drop_documents() {
     let config = std::fs::read_to_string(lib.dir.path().join("config.toml")).unwrap();
     assert!(!config.contains("folders"), "{config}");
 }
+
+/// The paths `almirah search TOKEN --mode bm25` finds, as another process sees them.
+fn found(lib: &common::Library, token: &str) -> Vec<String> {
+    let out = lib.json(&["search", token, "--mode", "bm25", "-k", "3"]);
+    let hits = out["results"]["hits"].as_array().cloned().unwrap_or_default();
+    hits.iter()
+        .filter(|h| h["text"].as_str().is_some_and(|t| t.contains(token)))
+        .map(|h| h["path"].to_string())
+        .collect()
+}
+
+#[test]
+fn a_running_watch_follows_folders_add_and_remove_without_a_restart() {
+    let lib = common::Library::hash(500);
+    let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    std::fs::write(a.path().join("a.md"), "# A\n\nAlpha policy qxalpha.\n").unwrap();
+    std::fs::write(b.path().join("b.md"), "# B\n\nBravo policy qxbravo.\n").unwrap();
+    let (a_dir, b_dir) = (a.path().to_str().unwrap(), b.path().to_str().unwrap());
+    assert!(lib.run(&["folders", "add", a_dir]).status.success());
+    let log = std::fs::File::create(lib.dir.path().join("watch-follow.log")).unwrap();
+    let child = lib.cmd(&["watch"]).stdout(Stdio::null()).stderr(log).spawn().unwrap();
+    wait_until("folder A indexed", || !found(&lib, "qxalpha").is_empty());
+
+    assert!(lib.run(&["folders", "add", b_dir]).status.success());
+    wait_until("folder B, added while watching, indexed", || !found(&lib, "qxbravo").is_empty());
+    std::fs::write(b.path().join("c.md"), "# C\n\nCharlie policy qxcharlie.\n").unwrap();
+    wait_until("a new file in B picked up by its live watch", || !found(&lib, "qxcharlie").is_empty());
+
+    assert!(lib.run(&["folders", "remove", a_dir]).status.success());
+    assert!(found(&lib, "qxalpha").is_empty(), "A's documents were dropped");
+    std::thread::sleep(Duration::from_secs(3));
+    std::fs::write(a.path().join("d.md"), "# D\n\nDelta policy qxdelta.\n").unwrap();
+    std::fs::write(b.path().join("e.md"), "# E\n\nEcho policy qxecho.\n").unwrap();
+    wait_until("B still watched", || !found(&lib, "qxecho").is_empty());
+    assert!(found(&lib, "qxdelta").is_empty() && found(&lib, "qxalpha").is_empty(), "A is no longer watched");
+    let text = std::fs::read_to_string(lib.dir.path().join("watch-follow.log")).unwrap_or_default();
+    assert!(text.contains("config changed"), "{text}");
+    interrupt(child);
+}

@@ -4,15 +4,15 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 use std::sync::atomic::AtomicBool;
+use std::sync::{OnceLock, RwLock};
 
 use almirah_embed::{Embedder, EmbedderConfig, EmbedderId};
 use chrono::NaiveDate;
 use serde::Serialize;
 
 use crate::error::{Error, Result};
-use crate::freshness::{AsOf, Session};
+use crate::freshness::{AsOf, FolderSettings, Session};
 use crate::gated::{self, DocView, GatedResults};
 use crate::lookup::{self, ChunkRead, DocFilter, TableLookup};
 use crate::progress::Progress;
@@ -65,6 +65,9 @@ pub struct Engine {
     store: Store,
     config: EngineConfig,
     embedder: OnceLock<Box<dyn Embedder>>,
+    /// The watched folders' settings; replaced at run time by
+    /// [`Engine::set_folders`] (the config's `index.folders` is the start value).
+    folders: RwLock<Vec<FolderSettings>>,
 }
 
 /// What `almirah status` shows.
@@ -129,7 +132,8 @@ impl Engine {
     /// See [`Store::open`].
     pub fn open(config: EngineConfig) -> Result<Self> {
         let store = Store::open(&config.data_dir, config.map_size)?;
-        Ok(Self { store, config, embedder: OnceLock::new() })
+        let folders = RwLock::new(config.index.folders.clone());
+        Ok(Self { store, config, embedder: OnceLock::new(), folders })
     }
 
     /// Open with an embedder already built (tests, benchmarks).
@@ -172,7 +176,7 @@ impl Engine {
         let roots = canonical_roots(roots)?;
         let embedder = self.embedder()?;
         remember_roots(&self.store, &roots)?;
-        update::index(&self.store, embedder, &self.config.index, &roots, progress, cancel)
+        update::index(&self.store, embedder, &self.index_params(), &roots, progress, cancel)
     }
 
     /// Bring the paths in `hints` up to date within `roots` (the watcher's
@@ -188,7 +192,7 @@ impl Engine {
         cancel: &AtomicBool,
     ) -> Result<IngestReport> {
         let embedder = self.embedder()?;
-        update::index_paths(&self.store, embedder, &self.config.index, roots, hints, progress, cancel)
+        update::index_paths(&self.store, embedder, &self.index_params(), roots, hints, progress, cancel)
     }
 
     /// Drop a folder from the library: every document recorded at or below
@@ -199,9 +203,30 @@ impl Engine {
     /// Storage errors.
     pub fn remove_folder(&self, folder: &Path) -> Result<IngestReport> {
         let folder = folder.canonicalize().unwrap_or_else(|_| std::path::absolute(folder).unwrap_or(folder.into()));
-        let report = update::remove_folder(&self.store, &self.config.index, &folder)?;
+        let report = update::remove_folder(&self.store, &self.index_params(), &folder)?;
         forget_root(&self.store, &folder)?;
         Ok(report)
+    }
+
+    /// The indexing settings in force: the config's, with the folder
+    /// settings as last set by [`Engine::set_folders`].
+    pub fn index_params(&self) -> IndexParams {
+        IndexParams { folders: self.folders(), ..self.config.index.clone() }
+    }
+
+    /// The watched folders' settings now.
+    pub fn folders(&self) -> Vec<FolderSettings> {
+        self.folders.read().map(|f| f.clone()).unwrap_or_else(|e| e.into_inner().clone())
+    }
+
+    /// Replace the watched folders' settings (the user added, removed or
+    /// changed a folder while the library is open). Later indexing, and a
+    /// watcher told with [`crate::Watcher::set_roots`], use them.
+    pub fn set_folders(&self, folders: Vec<FolderSettings>) {
+        match self.folders.write() {
+            Ok(mut f) => *f = folders,
+            Err(e) => *e.into_inner() = folders,
+        }
     }
 
     /// When a question speaks for: `date` (default today) and `session`
@@ -349,7 +374,7 @@ impl Engine {
     /// # Errors
     /// Embedder and storage errors; the old index stays in use on failure.
     pub fn reindex_re_embed(&self, progress: &dyn Progress) -> Result<crate::reembed::ReembedReport> {
-        crate::reembed::re_embed(&self.store, self.embedder()?, &self.config.index, progress)
+        crate::reembed::re_embed(&self.store, self.embedder()?, &self.index_params(), progress)
     }
 
     /// Logical dump (counts and hash) for tests.

@@ -51,6 +51,18 @@ fn file_name(path: &str) -> String {
     path.rsplit('/').next().unwrap_or(path).to_string()
 }
 
+/// Whether a cited or retrieved `path` is the expected source: a file name
+/// matches the last path component; an entry with a `/`
+/// (`travel-and-leave/overtime/2024-11-26_1e49556.md`, for corpora where one
+/// commit's file name recurs in many folders) matches as a path suffix.
+pub fn source_matches(path: &str, expected: &str) -> bool {
+    if expected.contains('/') {
+        path == expected || path.ends_with(&format!("/{}", expected.trim_start_matches('/')))
+    } else {
+        file_name(path) == expected
+    }
+}
+
 /// Score one answer.
 pub fn score(item: &EvalItem, answer: &Answer, mode: &str) -> QuestionResult {
     let e = &item.expect;
@@ -58,11 +70,17 @@ pub fn score(item: &EvalItem, answer: &Answer, mode: &str) -> QuestionResult {
     let any = e.answer_any.is_empty() || e.answer_any.iter().any(|a| text.contains(&a.to_lowercase()));
     let none = e.answer_none.iter().all(|a| !text.contains(&a.to_lowercase()));
     let correct = if e.abstain { answer.abstained } else { !answer.abstained && any && none };
-    let cited: Vec<String> = answer.citations.iter().map(|c| file_name(&c.path)).collect();
+    let cited_paths: Vec<&str> = answer.citations.iter().map(|c| c.path.as_str()).collect();
+    let cited: Vec<String> = cited_paths.iter().map(|p| file_name(p)).collect();
     let admitted = admitted_files(answer);
-    let coverage = (!e.sources_all.is_empty()).then(|| e.sources_all.iter().all(|s| admitted.contains(s)));
+    let any_of = |paths: &[&str], expected: &[String]| -> Vec<bool> {
+        paths.iter().map(|p| expected.iter().any(|e| source_matches(p, e))).collect()
+    };
+    let coverage = (!e.sources_all.is_empty())
+        .then(|| e.sources_all.iter().all(|s| admitted.iter().any(|p| source_matches(p, s))));
     let citation_precision = (!cited.is_empty() && !e.sources_all.is_empty())
-        .then(|| cited.iter().filter(|c| e.sources_all.contains(c)).count() as f64 / cited.len() as f64);
+        .then(|| any_of(&cited_paths, &e.sources_all).iter().filter(|m| **m).count() as f64 / cited.len() as f64);
+    let stale_citation = any_of(&cited_paths, &e.sources_none).contains(&true);
     let f1 = if e.abstain {
         if answer.abstained { 1.0 } else { 0.0 }
     } else {
@@ -76,7 +94,7 @@ pub fn score(item: &EvalItem, answer: &Answer, mode: &str) -> QuestionResult {
         correct,
         f1,
         coverage,
-        stale_citation: cited.iter().any(|c| e.sources_none.contains(c)),
+        stale_citation,
         cited,
         citation_precision,
         abstained: answer.abstained,
@@ -90,11 +108,12 @@ pub fn score(item: &EvalItem, answer: &Answer, mode: &str) -> QuestionResult {
     }
 }
 
-fn admitted_files(answer: &Answer) -> Vec<String> {
+/// Paths of every chunk a search admitted.
+fn admitted_files(answer: &Answer) -> Vec<&str> {
     let mut files = Vec::new();
     for step in &answer.trace.steps {
         if let Step::Search { hits, .. } = step {
-            files.extend(hits.iter().map(|h| file_name(&h.path)));
+            files.extend(hits.iter().map(|h| h.path.as_str()));
         }
     }
     files
@@ -234,5 +253,14 @@ mod tests {
         assert_eq!(token_f1("nothing", "18 days"), 0.0);
         assert_eq!(percentile(&[5.0, 1.0, 3.0, 2.0, 4.0], 50.0), 3.0);
         assert_eq!(percentile(&[5.0, 1.0, 3.0, 2.0, 4.0], 95.0), 5.0);
+    }
+
+    #[test]
+    fn sources_match_by_file_name_or_by_path_suffix() {
+        let path = "/c/versions/travel-and-leave/overtime/2024-11-26_1e49556.md";
+        assert!(source_matches(path, "2024-11-26_1e49556.md"));
+        assert!(source_matches(path, "travel-and-leave/overtime/2024-11-26_1e49556.md"));
+        assert!(!source_matches(path, "travel-and-leave/leave/2024-11-26_1e49556.md"));
+        assert!(!source_matches(path, "time/2024-11-26_1e49556.md"), "suffixes match whole components");
     }
 }

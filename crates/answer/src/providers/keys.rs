@@ -117,6 +117,26 @@ pub fn store_in_keyring(provider: &str, secret: &Secret) -> Result<(), String> {
     entry.set_password(secret.expose()).map_err(|e| secret.redact(&describe(&e)))
 }
 
+/// Whether the OS keyring holds a key for `provider`.
+///
+/// # Errors
+/// The keyring's own error (no keyring service, locked).
+pub fn keyring_has(provider: &str) -> Result<bool, String> {
+    read_keyring(provider).map(|v| v.is_some_and(|k| !k.trim().is_empty()))
+}
+
+/// Removes the key of `provider` from the OS keyring (nothing stored is fine).
+///
+/// # Errors
+/// The keyring's own error.
+pub fn delete_from_keyring(provider: &str) -> Result<(), String> {
+    let entry = keyring::Entry::new(KEYRING_SERVICE, provider).map_err(|e| describe(&e))?;
+    match entry.delete_credential() {
+        Ok(()) | Err(keyring::Error::NoEntry) => Ok(()),
+        Err(e) => Err(describe(&e)),
+    }
+}
+
 fn keyring_place(user: &str) -> String {
     format!("the OS keyring (service {KEYRING_SERVICE}, user {user})")
 }

@@ -18,6 +18,10 @@ pub fn run(
     trace: bool,
     json: bool,
 ) -> Result<ExitCode> {
+    anyhow::ensure!(
+        !question.trim().is_empty(),
+        "the question is empty: almirah ask \"How many days of leave do I get?\""
+    );
     let today = as_of.map_or_else(|| chrono::Local::now().date_naive(), |a| a.date);
     let quiet = json;
     let status = move |line: &str| {

@@ -6,8 +6,9 @@ use almirah_core::Engine;
 use almirah_core::freshness::FolderSettings;
 use anyhow::{Context, Result};
 
-use crate::folders_config::{self, normalise};
-use crate::{Cli, FolderArgs, FoldersAction, config};
+use crate::{Cli, FolderArgs, FoldersAction};
+use almirah_settings as config;
+use almirah_settings::folders::{self as folders_config, normalise};
 
 /// Run one `folders` action.
 pub fn run(engine: &Engine, cli: &Cli, action: &FoldersAction) -> Result<ExitCode> {

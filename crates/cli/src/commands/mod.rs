@@ -13,11 +13,11 @@ mod watch;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 
-use almirah_core::extract::ChunkOptions;
-use almirah_core::{Engine, EngineConfig, ExtractorMode};
+use almirah_core::{Engine, ExtractorMode};
 use anyhow::{Context, Result};
 
-use crate::{Cli, Command, config};
+use crate::{Cli, Command};
+use almirah_settings as config;
 
 /// Run the parsed command.
 pub fn run(cli: &Cli) -> Result<ExitCode> {
@@ -70,28 +70,7 @@ pub fn run(cli: &Cli) -> Result<ExitCode> {
 fn open_engine(cli: &Cli) -> Result<Engine> {
     let (file, _) = config::load(cli.config.as_deref())?;
     let data_dir = config::data_dir(cli.data_dir.as_deref(), &file)?;
-    let mut cfg = EngineConfig::new(&data_dir);
-    cfg.embedder = file.embedder.clone();
-    cfg.index.chunking = file.chunking.unwrap_or_else(ChunkOptions::default);
-    anyhow::ensure!(
-        cfg.index.chunking.min_chars <= cfg.index.chunking.max_chars && cfg.index.chunking.max_chars >= 100,
-        "[chunking] needs min_chars <= max_chars and max_chars >= 100"
-    );
-    cfg.index.batch_max_chunks = file.index.batch_max_chunks.max(1);
-    cfg.index.folders = file.folders.clone();
-    cfg.audiences = file.profile.audience.clone();
-    anyhow::ensure!(
-        (1..=12).contains(&file.sessions.start_month),
-        "[sessions] start_month must be 1-12, not {}",
-        file.sessions.start_month
-    );
-    cfg.session_start_month = file.sessions.start_month;
-    cfg.session_override = file
-        .sessions
-        .current
-        .as_deref()
-        .map(|s| almirah_core::freshness::Session::parse(s).context("[sessions] current must look like 2026-27"))
-        .transpose()?;
+    let mut cfg = config::engine_config(&file, &data_dir)?;
     let program = std::env::current_exe().context("cannot find the almirah executable")?;
     cfg.index.extractor = ExtractorMode::Subprocess {
         program,

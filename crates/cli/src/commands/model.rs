@@ -13,7 +13,8 @@ use std::process::ExitCode;
 use almirah_answer::providers::keys::{KEYRING_SERVICE, Secret, store_in_keyring};
 use anyhow::{Context, Result, anyhow, bail};
 
-use crate::{Cli, config};
+use crate::Cli;
+use almirah_settings as config;
 
 /// How questions are answered.
 pub struct Answering {

@@ -2,17 +2,18 @@
 //! Each change is logged with its latency (event seen → committed): as a
 //! line on stderr, or as one JSON object per line on stdout with `--json`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use almirah_core::watch::{Notice, WatchMode};
 use almirah_core::{Engine, WatchOptions, Watcher};
 use anyhow::Result;
 
-use crate::{Cli, config};
+use crate::Cli;
+use almirah_settings as config;
 
 /// Set by SIGINT or SIGTERM.
 static STOP: AtomicBool = AtomicBool::new(false);
@@ -34,9 +35,8 @@ fn install_stop_handlers() {
 
 /// Watch the configured folders plus `extra` until stopped.
 pub fn run(engine: Engine, cli: &Cli, extra: &[PathBuf], reconcile_secs: Option<u64>) -> Result<ExitCode> {
-    let (file, _) = config::load(cli.config.as_deref())?;
-    let mut roots: Vec<PathBuf> = file.folders.iter().map(|f| f.path.clone()).collect();
-    roots.extend(extra.iter().cloned());
+    let (file, config_path) = config::load(cli.config.as_deref())?;
+    let roots = roots_of(&file, extra);
     anyhow::ensure!(!roots.is_empty(), "nothing to watch: give folders, or add them with `almirah folders add PATH`");
     if let Some(other) = engine.status()?.watch.filter(|w| w.running && w.pid != std::process::id()) {
         eprintln!("warning: another `almirah watch` (pid {}) is running on this library", other.pid);
@@ -47,15 +47,52 @@ pub fn run(engine: Engine, cli: &Cli, extra: &[PathBuf], reconcile_secs: Option<
     options.poll_interval = Duration::from_millis(file.watch.poll_interval_ms.max(100));
     install_stop_handlers();
     let json = cli.json;
-    let watcher = Watcher::start(Arc::new(engine), options, Box::new(move |n| log(&n, json)))?;
+    let engine = Arc::new(engine);
+    let watcher = Watcher::start(engine.clone(), options, Box::new(move |n| log(&n, json)))?;
+    let mut config_seen = config_path.as_deref().and_then(modified);
+    let mut ticks = 0u32;
     while !STOP.load(Ordering::SeqCst) {
         std::thread::sleep(Duration::from_millis(100));
+        ticks += 1;
+        if ticks.is_multiple_of(10) {
+            follow_config(&engine, &watcher, cli, extra, &mut config_seen);
+        }
     }
     if !json {
         eprintln!("stopping…");
     }
     watcher.stop();
     Ok(ExitCode::SUCCESS)
+}
+
+fn roots_of(file: &config::Config, extra: &[PathBuf]) -> Vec<PathBuf> {
+    let mut roots: Vec<PathBuf> = file.folders.iter().map(|f| f.path.clone()).collect();
+    roots.extend(extra.iter().cloned());
+    roots
+}
+
+fn modified(path: &Path) -> Option<SystemTime> {
+    std::fs::metadata(path).and_then(|m| m.modified()).ok()
+}
+
+/// `almirah folders add|remove` (or an edit) changed the config file: watch
+/// the folders it lists now, with their new settings.
+fn follow_config(engine: &Engine, watcher: &Watcher, cli: &Cli, extra: &[PathBuf], seen: &mut Option<SystemTime>) {
+    let Some(path) = config::config_path(cli.config.as_deref()) else { return };
+    let now = modified(&path);
+    if now == *seen {
+        return;
+    }
+    *seen = now;
+    match config::load(cli.config.as_deref()) {
+        Ok((file, _)) => {
+            engine.set_folders(file.folders.clone());
+            let roots: Vec<PathBuf> = roots_of(&file, extra).into_iter().filter(|r| r.is_dir()).collect();
+            eprintln!("config changed: watching {} folders", roots.len());
+            watcher.set_roots(roots);
+        }
+        Err(e) => eprintln!("problem    config changed but cannot be read ({e:#}); keeping the folders watched"),
+    }
 }
 
 fn log(notice: &Notice, json: bool) {

@@ -24,14 +24,19 @@ pub struct Intake {
 }
 
 /// Decide what `event` asks for. `keep` is the injectable event filter;
-/// `data_dir` is never watched (our own commits would wake us).
-pub fn intake(event: &DebouncedEvent, filters: &Filters, keep: &dyn Fn(&Path) -> bool, data_dir: &Path) -> Intake {
+/// Paths `own` says are ours (the library's own files: our commits would wake us) are skipped.
+pub fn intake(
+    event: &DebouncedEvent,
+    filters: &Filters,
+    keep: &dyn Fn(&Path) -> bool,
+    own: &dyn Fn(&Path) -> bool,
+) -> Intake {
     let mut out = Intake { rescan: event.need_rescan(), ..Intake::default() };
     let Some(content) = content_kind(&event.kind) else {
         return out;
     };
     for path in &event.paths {
-        if path.starts_with(data_dir) || !keep(path) {
+        if own(path) || !keep(path) {
             continue;
         }
         if path.file_name().is_some_and(|n| n == IGNORE_FILE) {

@@ -159,6 +159,7 @@ pub(crate) enum Msg {
     Events(Vec<notify_debouncer_full::DebouncedEvent>),
     Errors(Vec<notify::Error>),
     Reconcile,
+    SetRoots(Vec<PathBuf>, mpsc::Sender<()>),
     Stop,
 }
 
@@ -192,6 +193,19 @@ impl Watcher {
     /// Ask for a reconcile now (e.g. a "refresh" button).
     pub fn request_reconcile(&self) {
         let _ = self.tx.send(Msg::Reconcile);
+    }
+
+    /// Watch `roots` from now on (folders added or removed while running;
+    /// call [`Engine::set_folders`] first so their settings apply). The
+    /// watches are replaced and a reconcile follows; a root that is gone is
+    /// skipped, one that cannot be watched is reported as [`Notice::Problem`]
+    /// and the old watches stay. The returned receiver gets `()` once the
+    /// watcher has switched (after the batch it is writing, if any); it is
+    /// disconnected if the watcher has stopped.
+    pub fn set_roots(&self, roots: Vec<PathBuf>) -> mpsc::Receiver<()> {
+        let (ack, done) = mpsc::channel();
+        let _ = self.tx.send(Msg::SetRoots(roots, ack));
+        done
     }
 
     /// The current health (queue length, last reconcile, folder modes).

@@ -63,16 +63,7 @@ impl Service {
         health: Arc<Mutex<WatchHealth>>,
     ) -> Result<Self> {
         options.roots = canonical(&options.roots)?;
-        let all = crate::update::folder_settings(&engine.config().index, &options.roots);
-        let filters = Filters::new(&all)?;
-        let folders = watch_settings(&all, &options.roots);
-        let mut backends = Vec::new();
-        let mut watched = Vec::new();
-        for f in &folders {
-            let (b, w) = backend::open(&f.path, f.recursive, f.force_poll, &options, &tx)?;
-            backends.push(b);
-            watched.push(w);
-        }
+        let Watches { filters, folders, backends, watched } = open_watches(&engine, &options, &tx)?;
         if let Ok(mut h) = health.lock() {
             *h = WatchHealth { pid: std::process::id(), started_at: Some(Utc::now()), folders: watched, ..h.clone() };
         }
@@ -143,15 +134,50 @@ impl Service {
             Msg::Events(events) => self.take_events(&events),
             Msg::Errors(errors) => self.take_errors(errors),
             Msg::Reconcile => self.rescan = true,
+            Msg::SetRoots(roots, ack) => {
+                let present: Vec<PathBuf> = roots.into_iter().filter(|r| r.is_dir()).collect();
+                self.set_roots(&present);
+                let _ = ack.send(());
+            }
             Msg::Stop => self.cancel.store(true, Ordering::SeqCst),
+        }
+    }
+
+    /// Watch `roots` instead (folders added or removed while running), with
+    /// the engine's folder settings now; a reconcile follows. On error the
+    /// old watches stay and the problem is reported.
+    fn set_roots(&mut self, roots: &[PathBuf]) {
+        let opened = canonical(roots).and_then(|roots| {
+            let options = WatchOptions { roots, ..self.options.clone() };
+            open_watches(&self.engine, &options, &self.tx).map(|w| (options, w))
+        });
+        match opened {
+            Ok((options, Watches { filters, folders, backends, watched })) => {
+                for b in std::mem::replace(&mut self.backends, backends) {
+                    b.stop();
+                }
+                self.missing = vec![false; folders.len()];
+                (self.options, self.filters, self.folders) = (options, filters, folders);
+                self.with_health(|h| h.folders = watched.clone());
+                for w in watched {
+                    (self.sink)(Notice::Watching(w));
+                }
+                self.rescan = true;
+            }
+            Err(e) => (self.sink)(Notice::Problem { message: format!("cannot watch the new folders: {e}") }),
         }
     }
 
     fn take_events(&mut self, events: &[notify_debouncer_full::DebouncedEvent]) {
         let data_dir = self.engine.config().data_dir.clone();
         let data_dir = data_dir.canonicalize().unwrap_or(data_dir);
+        // The library's own files are never watched, but a watched folder
+        // inside it (the desktop app's drag-and-drop inbox) is.
+        let roots = &self.options.roots;
+        let own =
+            |p: &Path| p.starts_with(&data_dir) && !roots.iter().any(|r| r.starts_with(&data_dir) && p.starts_with(r));
         for event in events {
-            let intake = hints::intake(event, &self.filters, self.options.event_filter.as_ref(), &data_dir);
+            let intake = hints::intake(event, &self.filters, self.options.event_filter.as_ref(), &own);
             self.rescan |= intake.rescan;
             for (path, content) in intake.paths {
                 self.pending.add(path, event.time, content);
@@ -332,6 +358,37 @@ impl Service {
 /// The hint time of `path`, or of the nearest folder hint above it.
 fn seen_for(seen: &HashMap<PathBuf, Instant>, path: &Path) -> Option<Instant> {
     path.ancestors().find_map(|p| seen.get(p).copied())
+}
+
+/// The filters and OS watches (or pollers) for `options.roots`.
+struct Watches {
+    filters: Filters,
+    folders: Vec<FolderSettings>,
+    backends: Vec<Backend>,
+    watched: Vec<super::WatchedFolder>,
+}
+
+fn open_watches(engine: &Engine, options: &WatchOptions, tx: &mpsc::Sender<Msg>) -> Result<Watches> {
+    let all = crate::update::folder_settings(&engine.index_params(), &options.roots);
+    let filters = Filters::new(&all)?;
+    let folders = watch_settings(&all, &options.roots);
+    let mut backends = Vec::new();
+    let mut watched = Vec::new();
+    for f in &folders {
+        match backend::open(&f.path, f.recursive, f.force_poll, options, tx) {
+            Ok((b, w)) => {
+                backends.push(b);
+                watched.push(w);
+            }
+            Err(e) => {
+                for b in backends {
+                    b.stop();
+                }
+                return Err(e);
+            }
+        }
+    }
+    Ok(Watches { filters, folders, backends, watched })
 }
 
 fn canonical(roots: &[PathBuf]) -> Result<Vec<PathBuf>> {

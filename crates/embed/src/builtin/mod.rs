@@ -110,16 +110,58 @@ impl Embedder for BuiltinEmbedder {
         MAX_BATCH
     }
 
+    /// Texts are batched by length (see [`length_batches`]), so a short
+    /// chunk is not padded to the longest one in the call; vectors come back
+    /// in input order.
     fn embed(&self, texts: &[&str], _kind: InputKind) -> Result<Vec<Vec<f32>>, EmbedError> {
-        let mut out = Vec::with_capacity(texts.len());
-        for batch in texts.chunks(MAX_BATCH) {
-            out.extend(self.embed_batch(batch)?);
+        let mut out: Vec<Option<Vec<f32>>> = vec![None; texts.len()];
+        for batch in length_batches(texts, MAX_BATCH) {
+            let batch_texts: Vec<&str> = batch.iter().map(|&i| texts[i]).collect();
+            let vectors = self.embed_batch(&batch_texts)?;
+            if vectors.len() != batch.len() {
+                return Err(EmbedError::Protocol(format!("{} vectors for {} texts", vectors.len(), batch.len())));
+            }
+            for (i, v) in batch.into_iter().zip(vectors) {
+                out[i] = Some(v);
+            }
         }
-        if out.len() != texts.len() {
-            return Err(EmbedError::Protocol(format!("{} vectors for {} texts", out.len(), texts.len())));
-        }
-        Ok(out)
+        out.into_iter().collect::<Option<Vec<_>>>().ok_or_else(|| EmbedError::Protocol("a text got no vector".into()))
     }
+}
+
+/// Most padding a batch may carry: its padded size (longest × count) stays
+/// within this factor of the texts' own total length, plus [`PADDING_ALLOWANCE`].
+const PADDING_SLACK: f64 = 1.25;
+/// Padding always allowed, in characters (about 16 word pieces), so short texts still share a batch.
+const PADDING_ALLOWANCE: f64 = 64.0;
+
+/// Group text indices into batches of similar length: sorted by length
+/// (characters, a proxy for word pieces), a batch closes at `max_batch`
+/// texts or when padding every text to the longest would exceed
+/// [`PADDING_SLACK`]. BERT's cost grows with the padded length (attention
+/// is quadratic in it), so a 60-character leftover chunk batched with
+/// 1,200-character chunks cost as much as one of them.
+pub(crate) fn length_batches(texts: &[&str], max_batch: usize) -> Vec<Vec<usize>> {
+    let mut order: Vec<usize> = (0..texts.len()).collect();
+    order.sort_by_key(|&i| texts[i].len());
+    let mut batches: Vec<Vec<usize>> = Vec::new();
+    let mut current: Vec<usize> = Vec::new();
+    let mut total = 0usize;
+    for i in order {
+        let len = texts[i].len().max(1);
+        let padded = len * (current.len() + 1);
+        let full = current.len() >= max_batch.max(1);
+        if !current.is_empty() && (full || padded as f64 > PADDING_SLACK * (total + len) as f64 + PADDING_ALLOWANCE) {
+            batches.push(std::mem::take(&mut current));
+            total = 0;
+        }
+        current.push(i);
+        total += len;
+    }
+    if !current.is_empty() {
+        batches.push(current);
+    }
+    batches
 }
 
 fn builtin_id() -> EmbedderId {

@@ -99,3 +99,26 @@ fn speed() {
         }
     }
 }
+
+#[test]
+fn length_batches_keep_short_texts_apart_from_long_ones_and_cover_every_index() {
+    let long = "x".repeat(1200);
+    let texts = [long.as_str(), "short leftover", long.as_str(), "tiny", long.as_str()];
+    let batches = length_batches(&texts, 32);
+    assert_eq!(batches, vec![vec![3, 1], vec![0, 2, 4]]);
+    let capped = length_batches(&texts, 2);
+    assert!(capped.iter().all(|b| b.len() <= 2), "{capped:?}");
+    let mut all: Vec<usize> = capped.into_iter().flatten().collect();
+    all.sort_unstable();
+    assert_eq!(all, vec![0, 1, 2, 3, 4]);
+}
+
+#[test]
+fn vectors_do_not_depend_on_what_else_is_in_the_call() {
+    let e = model();
+    let long = format!("{LEAVE} {}", HOTEL.repeat(20));
+    let alone = e.embed(&[QUERY], InputKind::Document).unwrap();
+    let mixed = e.embed(&[long.as_str(), QUERY, LEAVE], InputKind::Document).unwrap();
+    assert!(cosine(&alone[0], &mixed[1]) > 0.9999, "{}", cosine(&alone[0], &mixed[1]));
+    assert!(cosine(&mixed[0], &mixed[1]) < 0.99, "order kept: the long text's vector differs");
+}

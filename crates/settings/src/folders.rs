@@ -5,28 +5,37 @@
 use std::path::{Path, PathBuf};
 
 use almirah_core::freshness::FolderSettings;
-use anyhow::{Context, Result};
 use toml_edit::{ArrayOfTables, DocumentMut, Item, Table};
+
+use crate::edit::{read_document, write_document};
+use crate::error::{Result, SettingsError};
 
 /// Add `folder` to the config at `path` (created if missing), replacing an
 /// entry for the same folder. Returns whether an entry was replaced.
+///
+/// # Errors
+/// [`SettingsError::Io`], [`SettingsError::Parse`], and
+/// [`SettingsError::Invalid`] when `folders` is not written as tables.
 pub fn add(path: &Path, folder: &FolderSettings) -> Result<bool> {
-    let mut doc = read(path)?;
+    let mut doc = read_document(path)?;
     let folders = folders_mut(&mut doc)?;
     let before = folders.len();
     folders.retain(|t| !same_folder(t, &folder.path));
     let replaced = folders.len() != before;
     folders.push(table_of(folder)?);
-    write(path, &doc)?;
+    write_document(path, &doc)?;
     Ok(replaced)
 }
 
 /// Remove `folder` from the config at `path`; returns whether it was there.
+///
+/// # Errors
+/// As [`add`].
 pub fn remove(path: &Path, folder: &Path) -> Result<bool> {
     if !path.exists() {
         return Ok(false);
     }
-    let mut doc = read(path)?;
+    let mut doc = read_document(path)?;
     let folders = folders_mut(&mut doc)?;
     let before = folders.len();
     folders.retain(|t| !same_folder(t, folder));
@@ -35,7 +44,7 @@ pub fn remove(path: &Path, folder: &Path) -> Result<bool> {
         doc.remove("folders");
     }
     if removed {
-        write(path, &doc)?;
+        write_document(path, &doc)?;
     }
     Ok(removed)
 }
@@ -46,31 +55,11 @@ pub fn normalise(folder: &Path) -> PathBuf {
     folder.canonicalize().unwrap_or_else(|_| std::path::absolute(folder).unwrap_or_else(|_| folder.to_path_buf()))
 }
 
-fn read(path: &Path) -> Result<DocumentMut> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
-    };
-    text.parse().with_context(|| format!("invalid config {}", path.display()))
-}
-
-fn write(path: &Path, doc: &DocumentMut) -> Result<()> {
-    let text = doc.to_string();
-    toml::from_str::<crate::config::Config>(&text).context("the edited config would not be valid")?;
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    }
-    let tmp = path.with_extension("toml.tmp");
-    std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
-}
-
 fn folders_mut(doc: &mut DocumentMut) -> Result<&mut ArrayOfTables> {
     doc.entry("folders")
         .or_insert(Item::ArrayOfTables(ArrayOfTables::new()))
         .as_array_of_tables_mut()
-        .context("`folders` in the config must be written as [[folders]] tables")
+        .ok_or_else(|| SettingsError::Invalid("`folders` in the config must be written as [[folders]] tables".into()))
 }
 
 fn same_folder(table: &Table, folder: &Path) -> bool {
@@ -79,10 +68,12 @@ fn same_folder(table: &Table, folder: &Path) -> bool {
 
 /// The settings as a table, keeping `path` and every non-default value.
 fn table_of(folder: &FolderSettings) -> Result<Table> {
-    let defaults = toml::Table::try_from(FolderSettings::default())?;
-    let mut values = toml::Table::try_from(folder)?;
+    let bad = |e: &dyn std::fmt::Display| SettingsError::Invalid(format!("folder settings: {e}"));
+    let defaults = toml::Table::try_from(FolderSettings::default()).map_err(|e| bad(&e))?;
+    let mut values = toml::Table::try_from(folder).map_err(|e| bad(&e))?;
     values.retain(|k, v| k == "path" || defaults.get(k) != Some(v));
-    let doc: DocumentMut = toml::to_string(&values)?.parse()?;
+    let text = toml::to_string(&values).map_err(|e| bad(&e))?;
+    let doc: DocumentMut = text.parse().map_err(|e| bad(&e))?;
     Ok(doc.as_table().clone())
 }
 
@@ -108,7 +99,7 @@ mod tests {
         assert!(text.contains("# my library") && text.contains("# fast"), "{text}");
         assert_eq!(text.matches("[[folders]]").count(), 1, "{text}");
         assert!(text.contains("force_poll = true") && !text.contains("recursive"), "{text}");
-        let parsed: crate::config::Config = toml::from_str(&text).unwrap();
+        let parsed: crate::Config = toml::from_str(&text).unwrap();
         assert_eq!(parsed.folders[0].exclude, vec!["drafts/**".to_string()]);
         assert!(remove(&path, Path::new("/srv/circulars")).unwrap());
         let text = std::fs::read_to_string(&path).unwrap();

@@ -8,10 +8,12 @@
 
 use std::path::{Path, PathBuf};
 
+use almirah_core::EngineConfig;
 use almirah_core::embed::EmbedderConfig;
 use almirah_core::extract::ChunkOptions;
-use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
+
+use crate::error::{Result, SettingsError, io};
 
 /// The config file.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -140,23 +142,70 @@ pub fn config_path(flag: Option<&Path>) -> Option<PathBuf> {
 }
 
 /// Load the config; a missing default file means defaults, a missing
-/// explicit file is an error.
+/// explicit file is an error. Returns the config and the path it came from
+/// (`None` when defaults were used).
+///
+/// # Errors
+/// [`SettingsError::Missing`] for a named file that is not there,
+/// [`SettingsError::Io`] and [`SettingsError::Parse`] (unknown keys included).
 pub fn load(flag: Option<&Path>) -> Result<(Config, Option<PathBuf>)> {
     let Some(path) = config_path(flag) else {
         return Ok((Config::default(), None));
     };
     if !path.exists() {
         if flag.is_some() {
-            anyhow::bail!("config file {} does not exist", path.display());
+            return Err(SettingsError::Missing(path));
         }
         return Ok((Config::default(), None));
     }
-    let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
-    let config: Config = toml::from_str(&text).with_context(|| format!("invalid config {}", path.display()))?;
-    Ok((config, Some(path)))
+    Ok((read(&path)?, Some(path)))
 }
 
-/// The data folder in use.
+/// Read and parse one config file.
+///
+/// # Errors
+/// [`SettingsError::Io`] and [`SettingsError::Parse`].
+pub fn read(path: &Path) -> Result<Config> {
+    let text = std::fs::read_to_string(path).map_err(io("reading", path))?;
+    toml::from_str(&text).map_err(|e| SettingsError::Parse { path: path.to_path_buf(), message: e.to_string() })
+}
+
+/// The engine settings the config describes, for the library in `data_dir`
+/// (the caller sets the extractor: in-process or a child process).
+///
+/// # Errors
+/// [`SettingsError::Invalid`] for chunk sizes or a session start month out of range.
+pub fn engine_config(file: &Config, data_dir: &Path) -> Result<EngineConfig> {
+    let mut cfg = EngineConfig::new(data_dir);
+    cfg.embedder = file.embedder.clone();
+    cfg.index.chunking = file.chunking.unwrap_or_default();
+    let c = &cfg.index.chunking;
+    if c.min_chars > c.max_chars || c.max_chars < 100 {
+        return Err(SettingsError::Invalid("[chunking] needs min_chars <= max_chars and max_chars >= 100".into()));
+    }
+    cfg.index.batch_max_chunks = file.index.batch_max_chunks.max(1);
+    cfg.index.folders = file.folders.clone();
+    cfg.audiences = file.profile.audience.clone();
+    if !(1..=12).contains(&file.sessions.start_month) {
+        let month = file.sessions.start_month;
+        return Err(SettingsError::Invalid(format!("[sessions] start_month must be 1-12, not {month}")));
+    }
+    cfg.session_start_month = file.sessions.start_month;
+    cfg.session_override =
+        match file.sessions.current.as_deref() {
+            None => None,
+            Some(s) => Some(almirah_core::freshness::Session::parse(s).ok_or_else(|| {
+                SettingsError::Invalid(format!("[sessions] current must look like 2026-27, not {s:?}"))
+            })?),
+        };
+    Ok(cfg)
+}
+
+/// The data folder in use: `flag`, else `$ALMIRAH_DATA_DIR`, else the
+/// config's `data_dir`, else the platform's data folder.
+///
+/// # Errors
+/// [`SettingsError::NoHome`] when none of them gives a folder.
 pub fn data_dir(flag: Option<&Path>, config: &Config) -> Result<PathBuf> {
     if let Some(p) = flag {
         return Ok(p.to_path_buf());
@@ -167,9 +216,7 @@ pub fn data_dir(flag: Option<&Path>, config: &Config) -> Result<PathBuf> {
     if let Some(p) = &config.data_dir {
         return Ok(p.clone());
     }
-    project_dirs()
-        .map(|d| d.data_dir().to_path_buf())
-        .context("no home folder found: pass --data-dir or set ALMIRAH_DATA_DIR")
+    project_dirs().map(|d| d.data_dir().to_path_buf()).ok_or(SettingsError::NoHome)
 }
 
 #[cfg(test)]

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Build the desktop app and its .deb, once: the UI (ui/dist, Vite), then
+# `tauri build --debug --bundles deb` with the npm @tauri-apps/cli. The same
+# binary (target/debug/almirah-desktop) is what scripts/desktop-e2e.sh
+# drives, and the .deb bundles it with the built-in embedder's weights so
+# the installed app works offline with zero set-up.
+# Usage: scripts/desktop-build.sh [--release]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+profile=(--debug)
+dir=debug
+if [ "${1:-}" = "--release" ]; then profile=(); dir=release; fi
+
+scripts/desktop-deps.sh
+scripts/fetch-models.sh >/dev/null
+scripts/desktop-ui.sh
+ui/node_modules/.bin/tauri build "${profile[@]}" --bundles deb --ci
+deb="$(ls -t target/$dir/bundle/deb/*.deb | head -n 1)"
+echo "app: target/$dir/almirah-desktop"
+echo "deb: $deb ($(du -h "$deb" | cut -f1))"

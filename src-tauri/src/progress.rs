@@ -1,0 +1,102 @@
+//! Indexing progress over a per-job `ipc::Channel` (STYLE convention 9):
+//! throttled to one update per [`EVERY`], the first and the last always sent.
+
+use std::path::Path;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use almirah_core::{IngestReport, Progress, ProgressEvent};
+use tauri::ipc::Channel;
+
+use crate::payload::IndexProgress;
+
+/// Least time between two updates (10 per second).
+pub const EVERY: Duration = Duration::from_millis(100);
+
+/// A [`Progress`] that streams [`IndexProgress`] to one channel.
+pub struct ChannelProgress {
+    channel: Channel<IndexProgress>,
+    started: Instant,
+    state: Mutex<Sent>,
+}
+
+#[derive(Default)]
+struct Sent {
+    last: Option<Instant>,
+    done: u64,
+    total: u64,
+    current: Option<String>,
+}
+
+impl ChannelProgress {
+    /// Start a job: sends the first update (`scanning`, 0 of 0) at once.
+    pub fn start(channel: Channel<IndexProgress>) -> Self {
+        let p = Self { channel, started: Instant::now(), state: Mutex::new(Sent::default()) };
+        p.send("scanning", true);
+        p
+    }
+
+    /// The last update: `done` with the report's file counts, or `error`
+    /// when the job failed (the command's error says why).
+    pub fn finish(&self, report: Option<&IngestReport>) {
+        let Some(r) = report else {
+            self.send("error", true);
+            return;
+        };
+        {
+            let mut s = self.lock();
+            s.total = s.total.max(r.outcomes.len() as u64);
+            s.done = s.total;
+            s.current = None;
+        }
+        self.send("done", true);
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Sent> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn send(&self, phase: &str, force: bool) {
+        let mut s = self.lock();
+        let now = Instant::now();
+        if !force && s.last.is_some_and(|t| now.duration_since(t) < EVERY) {
+            return;
+        }
+        s.last = Some(now);
+        let elapsed = now.duration_since(self.started);
+        let rate = if elapsed.as_secs_f64() > 0.0 { s.done as f64 / elapsed.as_secs_f64() } else { 0.0 };
+        let update = IndexProgress {
+            phase: phase.to_string(),
+            done: s.done,
+            total: s.total,
+            current: s.current.clone(),
+            rate,
+            elapsed_ms: elapsed.as_millis() as u64,
+        };
+        drop(s);
+        if let Err(e) = self.channel.send(update) {
+            tracing::debug!(%e, "progress channel closed");
+        }
+    }
+}
+
+impl Progress for ChannelProgress {
+    fn on_event(&self, event: ProgressEvent) {
+        let phase = {
+            let mut s = self.lock();
+            match event {
+                ProgressEvent::Planned { total, .. } => {
+                    s.total = total as u64;
+                    "indexing"
+                }
+                ProgressEvent::FileDone { done, total, path } => {
+                    (s.done, s.total) = (done as u64, total as u64);
+                    s.current = Path::new(&path).file_name().map(|n| n.to_string_lossy().into_owned());
+                    "indexing"
+                }
+                ProgressEvent::Committed { .. } => "committing",
+            }
+        };
+        self.send(phase, false);
+    }
+}

@@ -1,0 +1,155 @@
+//! What the app holds while it runs: the open library (one `Engine`, so one
+//! LMDB environment per process), the background watcher, the config file
+//! it shares with the CLI, and drops waiting to be imported.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use almirah_core::embed::EmbedderConfig;
+use almirah_core::freshness::FolderSettings;
+use almirah_core::{Engine, ExtractorMode, Watcher};
+use almirah_settings::Config;
+
+use crate::error::{CmdResult, CommandError};
+
+/// The app's state (managed by tauri; commands get it as `State<AppState>`).
+pub struct AppState {
+    engine: Result<Arc<Engine>, String>,
+    /// The config file (shared with the CLI); it may not exist yet.
+    pub config_path: PathBuf,
+    /// The drag-and-drop inbox: a folder in the library that is always watched.
+    pub inbox: PathBuf,
+    /// The background watcher, once started.
+    pub watcher: Mutex<Option<Watcher>>,
+    /// Set once the first sync ran (or the watcher started without one).
+    pub synced: AtomicBool,
+    /// Dropped paths by job id, until the UI starts their import.
+    pub drops: Mutex<HashMap<u32, Vec<PathBuf>>>,
+    next_job: AtomicU32,
+}
+
+/// Where the app finds its config, library and built-in model.
+#[derive(Debug, Clone, Default)]
+pub struct Locations {
+    /// The config file; default: `$ALMIRAH_CONFIG`, else the platform's
+    /// config folder (`~/.config/almirah/config.toml`).
+    pub config: Option<PathBuf>,
+    /// The library folder; default: `$ALMIRAH_DATA_DIR`, else the config's
+    /// `data_dir`, else `~/.local/share/almirah`.
+    pub data_dir: Option<PathBuf>,
+    /// Where the installed package keeps the built-in embedder's weights
+    /// (the bundle's resource folder), used when nothing else names one.
+    pub bundled_model: Option<PathBuf>,
+    /// The program to run third-party parsers in, as `PROGRAM __extract FILE`
+    /// (the app binary itself), with the config's time and memory limits;
+    /// `None` extracts in process (tests).
+    pub extractor_program: Option<PathBuf>,
+}
+
+impl AppState {
+    /// Open the library the config describes. A library that cannot be
+    /// opened does not stop the app: every command then reports why.
+    pub fn open(locations: &Locations) -> Self {
+        let config_path = almirah_settings::config_path(locations.config.as_deref())
+            .unwrap_or_else(|| PathBuf::from("almirah-config.toml"));
+        let opened = open_engine(locations, &config_path);
+        let inbox = match &opened {
+            Ok(engine) => {
+                let inbox = engine.config().data_dir.join("inbox");
+                inbox.canonicalize().unwrap_or(inbox)
+            }
+            Err(_) => PathBuf::from("inbox"),
+        };
+        Self {
+            engine: opened.map(Arc::new),
+            config_path,
+            inbox,
+            watcher: Mutex::new(None),
+            synced: AtomicBool::new(false),
+            drops: Mutex::new(HashMap::new()),
+            next_job: AtomicU32::new(1),
+        }
+    }
+
+    /// The open library.
+    ///
+    /// # Errors
+    /// `io` with the reason it could not be opened.
+    pub fn engine(&self) -> CmdResult<Arc<Engine>> {
+        self.engine.clone().map_err(|m| CommandError::new("io", m))
+    }
+
+    /// The config file as it is now (defaults when it does not exist).
+    ///
+    /// # Errors
+    /// `invalid-input` when it does not parse.
+    pub fn config(&self) -> CmdResult<Config> {
+        if !self.config_path.exists() {
+            return Ok(Config::default());
+        }
+        Ok(almirah_settings::read(&self.config_path)?)
+    }
+
+    /// Every folder to index and watch: the configured ones that exist, and the inbox.
+    pub fn roots(&self, config: &Config) -> Vec<PathBuf> {
+        let mut roots: Vec<PathBuf> = config.folders.iter().map(|f| f.path.clone()).filter(|p| p.is_dir()).collect();
+        if self.inbox.is_dir() && !roots.contains(&self.inbox) {
+            roots.push(self.inbox.clone());
+        }
+        roots
+    }
+
+    /// The folder settings the engine applies: the config's, plus the inbox
+    /// (versioning on, never removed by a folder reconcile of another folder).
+    pub fn folder_settings(&self, config: &Config) -> Vec<FolderSettings> {
+        let mut folders = config.folders.clone();
+        if !folders.iter().any(|f| f.path == self.inbox) {
+            folders.push(FolderSettings { path: self.inbox.clone(), ..FolderSettings::default() });
+        }
+        folders
+    }
+
+    /// A fresh job id for a drop.
+    pub fn next_job(&self) -> u32 {
+        self.next_job.fetch_add(1, Ordering::SeqCst)
+    }
+
+    /// The watcher slot.
+    pub fn watcher(&self) -> MutexGuard<'_, Option<Watcher>> {
+        self.watcher.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+fn open_engine(locations: &Locations, config_path: &Path) -> Result<Engine, String> {
+    let file = if config_path.exists() {
+        almirah_settings::read(config_path).map_err(|e| e.to_string())?
+    } else {
+        Config::default()
+    };
+    let data_dir = almirah_settings::data_dir(locations.data_dir.as_deref(), &file).map_err(|e| e.to_string())?;
+    let mut cfg = almirah_settings::engine_config(&file, &data_dir).map_err(|e| e.to_string())?;
+    if let (EmbedderConfig::Builtin { model_dir: None }, Some(bundled)) = (&cfg.embedder, &locations.bundled_model)
+        && std::env::var_os("ALMIRAH_MODEL_DIR").is_none()
+        && bundled.join("model.safetensors").is_file()
+    {
+        cfg.embedder = EmbedderConfig::Builtin { model_dir: Some(bundled.clone()) };
+    }
+    if let Some(program) = &locations.extractor_program {
+        cfg.index.extractor = ExtractorMode::Subprocess {
+            program: program.clone(),
+            args: vec!["__extract".into()],
+            timeout_ms: file.index.extract_timeout_secs.saturating_mul(1000),
+            memory_limit_bytes: file.index.extract_memory_mib.saturating_mul(1 << 20),
+        };
+    }
+    let inbox = data_dir.join("inbox");
+    std::fs::create_dir_all(&inbox).map_err(|e| format!("cannot create the inbox {}: {e}", inbox.display()))?;
+    let engine = Engine::open(cfg).map_err(|e| format!("cannot open the library in {}: {e}", data_dir.display()))?;
+    let inbox = inbox.canonicalize().unwrap_or(inbox);
+    let mut folders = engine.folders();
+    folders.push(FolderSettings { path: inbox, ..FolderSettings::default() });
+    engine.set_folders(folders);
+    Ok(engine)
+}
