@@ -238,6 +238,11 @@ fn folders_overrides_and_settings_succeed_or_fail_with_a_kind() {
     assert_eq!(h.err("save_settings", json!({ "settings": settings })).0, "invalid-input");
     assert_eq!(h.err("key_status", json!({ "provider": "acme" })).0, "invalid-input");
     assert_eq!(h.err("set_api_key", json!({ "provider": "openai", "key": " " })).0, "invalid-input");
+    assert_eq!(h.err("delete_api_key", json!({ "provider": "acme" })).0, "invalid-input");
+    let status = h.ok("key_status", json!({ "provider": "gemini" }));
+    assert_eq!(status["provider"], "gemini");
+    assert!(!status["message"].as_str().unwrap().is_empty(), "{status}");
+    assert_eq!(h.err("open_source_file", json!({ "key": "no-such-doc@1::x#0" })).0, "not-found");
     let c = h.ok("connectivity", json!({}));
     let remote =
         h.call_from("https://example.com", "library_overview", json!({})).expect_err("remote pages get no commands");
