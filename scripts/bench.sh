@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs Almirah's benchmark: ingest throughput (18F handbook, built-in vs hash
-# embedder), hybrid/BM25/vector query latency at 10k and 100k chunks, vector
+# embedder, and the Python reference pipeline on the same files), hybrid/BM25/vector query latency at 10k and 100k chunks, vector
 # recall vs exact cosine (exact scan and arroy) at 10k and 100k vectors next
-# to Chroma's published figures, multi-hop retrieval recall (HotpotQA,
+# to Chroma measured in the same run on the same vectors, multi-hop retrieval recall (HotpotQA,
 # MuSiQue), and watch (issue 6): save-to-searchable latency p50/p95 of a
 # one-page Markdown document under a running watcher in a ~10k-chunk library
 # whose stored embedder is the built-in one (goal p95 < 1 s), and the
@@ -25,6 +25,13 @@ fi
 export ALMIRAH_MODEL_DIR="${ALMIRAH_MODEL_DIR:-$PWD/models/all-MiniLM-L6-v2}"
 
 scripts/fetch-models.sh
+# The Python + Chroma side (a venv from PyPI: chromadb, onnxruntime, numpy;
+# the same MiniLM weights as an ONNX graph built locally), measured in the
+# same run on the same data. ALMIRAH_BENCH_PYTHON= (empty) skips it.
+if [ -z "${ALMIRAH_BENCH_PYTHON+set}" ]; then
+  ALMIRAH_BENCH_PYTHON="$(scripts/bench/setup.sh | tail -n 1)"
+fi
+export ALMIRAH_BENCH_PYTHON
 cargo build --release --locked -p almirah-bench
 mkdir -p bench-out
 exec target/release/almirah-bench --out bench-out/bench.json "$@"

@@ -7,14 +7,17 @@
 # Usage: scripts/desktop-build.sh [--release]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-profile=(--debug)
-dir=debug
-if [ "${1:-}" = "--release" ]; then profile=(); dir=release; fi
+cargo_args=() bundle_args=(--debug) dir=debug
+if [ "${1:-}" = "--release" ]; then cargo_args=(--release) bundle_args=() dir=release; fi
 
 scripts/desktop-deps.sh
 scripts/fetch-models.sh >/dev/null
 scripts/desktop-ui.sh
-ui/node_modules/.bin/tauri build "${profile[@]}" --bundles deb --ci
+# Build with cargo over the whole workspace, then only bundle: `tauri build`
+# would compile the app package alone, whose feature set differs from the
+# workspace's, and so rebuild candle, the core and more (~7 min in CI).
+cargo build --locked --workspace --bins "${cargo_args[@]}"
+ui/node_modules/.bin/tauri bundle "${bundle_args[@]}" --bundles deb --ci
 deb="$(ls -t target/$dir/bundle/deb/*.deb | head -n 1)"
 echo "app: target/$dir/almirah-desktop"
 echo "deb: $deb ($(du -h "$deb" | cut -f1))"

@@ -17,12 +17,14 @@ command -v almirah-desktop
 ls -l /usr/lib/Almirah/models/all-MiniLM-L6-v2/
 
 tmp="$(mktemp -d)"
-trap 'kill "$pid" 2>/dev/null || true; rm -rf "$tmp"' EXIT
+pid=""
+trap '[ -n "$pid" ] && kill -- -"$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/config/almirah"
 cp -r sample-docs "$tmp/docs"
 printf '[[folders]]\npath = "%s"\n' "$tmp/docs" > "$tmp/config/almirah/config.toml"
-(cd "$tmp" && env -u ALMIRAH_MODEL_DIR XDG_CONFIG_HOME="$tmp/config" XDG_DATA_HOME="$tmp/data" \
-  setsid xvfb-run -a almirah-desktop >"$tmp/app.log" 2>&1) &
+# Its own session (setsid), so the app, xvfb-run and Xvfb stop together.
+setsid env -u ALMIRAH_MODEL_DIR XDG_CONFIG_HOME="$tmp/config" XDG_DATA_HOME="$tmp/data" \
+  xvfb-run -a almirah-desktop >"$tmp/app.log" 2>&1 &
 pid=$!
 sleep 40
 if ! kill -0 "$pid" 2>/dev/null; then
@@ -36,4 +38,3 @@ cli="target/release/almirah"
 if [ -x "$cli" ]; then
   "$cli" --data-dir "$tmp/data/almirah" --config "$tmp/config/almirah/config.toml" status | head -n 8
 fi
-kill -- -"$pid" 2>/dev/null || kill "$pid" 2>/dev/null || true

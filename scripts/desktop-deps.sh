@@ -4,7 +4,7 @@
 # About 1 min and 780 MB. Needs root (or sudo).
 set -euo pipefail
 pkgs=(libwebkit2gtk-4.1-dev build-essential file libxdo-dev libssl-dev libayatana-appindicator3-dev
-  librsvg2-dev xvfb webkit2gtk-driver xauth)
+  librsvg2-dev xvfb webkit2gtk-driver xauth imagemagick)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -14,7 +14,7 @@ app="${1:-target/debug/almirah-desktop}"
 out="${ALMIRAH_E2E_OUT:-$root/target/e2e-screenshots}"
 [ -x "$app" ] || { echo "error: no app at $app: run scripts/desktop-build.sh first" >&2; exit 1; }
 app="$(realpath "$app")"
-for tool in xvfb-run WebKitWebDriver; do
+for tool in Xvfb WebKitWebDriver import; do
   command -v "$tool" >/dev/null || { echo "error: $tool is missing: run scripts/desktop-deps.sh" >&2; exit 1; }
 done
 
@@ -32,10 +32,12 @@ fi
 # A temporary library: config, data and cache under one folder; a copy of
 # sample-docs is the watched folder (the test drops a new circular into it).
 tmp="$(mktemp -d)"
-driver_pid=""
+driver_pid="" xvfb_pid=""
 cleanup() {
-  # tauri-driver runs in its own process group (setsid): stop all of it (Xvfb too).
+  # tauri-driver runs in its own process group (setsid): stop it, the app
+  # and WebKitWebDriver, then the X server.
   [ -n "$driver_pid" ] && kill -- -"$driver_pid" 2>/dev/null || true
+  [ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2>/dev/null || true
   wait 2>/dev/null || true
   rm -rf "$tmp"
 }
@@ -52,8 +54,15 @@ if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
   echo "error: port $port is taken (an old tauri-driver?); set ALMIRAH_E2E_PORT" >&2
   exit 1
 fi
-setsid xvfb-run -a -s "-screen 0 1280x900x24" "$tools/bin/tauri-driver" --port "$port" --native-port $((port + 1)) \
-  >"$tmp/driver.log" 2>&1 &
+# Our own X server (not xvfb-run), so the test can capture the screen
+# itself: WebKitWebDriver's screenshot call was seen to hang in CI.
+n=99
+while [ -e "/tmp/.X11-unix/X$n" ] || [ -e "/tmp/.X$n-lock" ]; do n=$((n + 1)); done
+export DISPLAY=":$n"
+Xvfb "$DISPLAY" -screen 0 1280x900x24 -nolisten tcp >"$tmp/xvfb.log" 2>&1 &
+xvfb_pid=$!
+for _ in $(seq 1 50); do [ -e "/tmp/.X11-unix/X$n" ] && break; sleep 0.1; done
+setsid "$tools/bin/tauri-driver" --port "$port" --native-port $((port + 1)) >"$tmp/driver.log" 2>&1 &
 driver_pid=$!
 for _ in $(seq 1 100); do
   (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
@@ -61,7 +70,7 @@ for _ in $(seq 1 100); do
 done
 
 set +e
-"$venv/bin/python" scripts/desktop/e2e.py --app "$app" --watched "$tmp/watched/policies" --out "$out" \
+timeout 900 "$venv/bin/python" -u scripts/desktop/e2e.py --display "$DISPLAY" --app "$app" --watched "$tmp/watched/policies" --out "$out" \
   --driver "http://127.0.0.1:$port"
 status=$?
 set -e

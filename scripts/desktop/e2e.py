@@ -11,6 +11,7 @@ import argparse
 import pathlib
 import re
 import shutil
+import subprocess
 import sys
 import time
 
@@ -51,15 +52,20 @@ def wait(what, predicate, timeout, every=0.25):
 
 
 class App:
-    def __init__(self, driver, out):
+    def __init__(self, driver, out, display):
         self.d = driver
         self.out = out
+        self.display = display
         self.n = 0
 
     def shot(self, name):
+        """Capture the window from the X server (ImageMagick `import`): the
+        WebDriver screenshot call of WebKitWebDriver was seen to hang."""
         self.n += 1
         path = self.out / f"{self.n:02d}-{name}.png"
-        self.d.save_screenshot(str(path))
+        time.sleep(0.3)  # let the last change paint
+        cmd = ["import", "-display", self.display, "-window", "root", "-crop", "1200x800+0+0", "+repage", str(path)]
+        subprocess.run(cmd, check=True, timeout=30, capture_output=True)
         print(f"  screenshot {path}")
         return path
 
@@ -169,6 +175,7 @@ def main():
     p.add_argument("--out", required=True, type=pathlib.Path)
     p.add_argument("--driver", default="http://127.0.0.1:4444")
     p.add_argument("--timeout", type=float, default=240)
+    p.add_argument("--display", required=True, help="the X display the app runs on, for screenshots")
     args = p.parse_args()
     shutil.rmtree(args.out, ignore_errors=True)
     args.out.mkdir(parents=True)
@@ -177,7 +184,7 @@ def main():
     options.set_capability("tauri:options", {"application": str(pathlib.Path(args.app).resolve())})
     driver = webdriver.Remote(command_executor=args.driver, options=options)
     driver.set_window_size(1200, 800)
-    app = App(driver, args.out)
+    app = App(driver, args.out, args.display)
     try:
         run(app, args.watched, args.timeout)
     except Exception as e:  # a failed check, or WebDriver's own error

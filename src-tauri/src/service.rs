@@ -31,7 +31,7 @@ pub fn library_changed<R: Runtime>(app: &AppHandle<R>, reason: &str) {
 }
 
 /// Start the watcher unless it runs (after the first sync, or by itself
-/// [`START_ANYWAY_AFTER`] the app started).
+/// 10 s after the app started).
 pub fn ensure_watching<R: Runtime>(app: &AppHandle<R>, state: &AppState) {
     let mut slot = state.watcher();
     if slot.is_some() {

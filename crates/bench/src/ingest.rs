@@ -52,6 +52,12 @@ pub struct IngestResult {
     pub hash: IngestRun,
     /// hash chunks/s ÷ builtin chunks/s.
     pub speedup_without_embedding: f64,
+    /// The Python reference pipeline on the same files (split on headings,
+    /// the same MiniLM weights through onnxruntime, Chroma), when run.
+    pub reference: Option<crate::python::ReferencePipeline>,
+    /// Almirah's end-to-end query latency (embed the query, hybrid search,
+    /// the gate) on the built-in library, for the same questions, ms.
+    pub query: Option<crate::report::LatencyStats>,
 }
 
 /// Prints a line to stderr every `every` files.
@@ -153,7 +159,7 @@ pub fn run(opts: &Options) -> Result<IngestResult> {
     let limit = if opts.quick { 40 } else { usize::MAX };
     let files_in_copy = copy_tree(&source, &docs, limit)?;
     eprintln!("part 1: ingest of {files_in_copy} files from {}", source.display());
-    let (builtin, _) = index_folder(
+    let (builtin, engine) = index_folder(
         &docs,
         &work.path().join("lib-builtin"),
         EmbedderConfig::Builtin { model_dir: None },
@@ -168,5 +174,60 @@ pub fn run(opts: &Options) -> Result<IngestResult> {
         "hash-384",
     )?;
     let speedup_without_embedding = hash.chunks_per_s / builtin.chunks_per_s.max(1e-9);
-    Ok(IngestResult { source: source.display().to_string(), files_in_copy, builtin, hash, speedup_without_embedding })
+    let questions = handbook_questions(opts.quick);
+    let query = Some(query_latency(&engine, &questions)?);
+    let reference = match crate::python::python() {
+        Some(py) => {
+            eprintln!("part 1: the Python reference pipeline on the same {files_in_copy} files");
+            match crate::python::reference_pipeline(&py, work.path(), std::slice::from_ref(&docs), &questions) {
+                Ok(r) => Some(r),
+                Err(e) => {
+                    eprintln!("part 1: the reference pipeline failed: {e:#}");
+                    None
+                }
+            }
+        }
+        None => None,
+    };
+    Ok(IngestResult {
+        source: source.display().to_string(),
+        files_in_copy,
+        builtin,
+        hash,
+        speedup_without_embedding,
+        reference,
+        query,
+    })
+}
+
+/// The questions of `eval/handbooks.jsonl` (20 with `quick`).
+fn handbook_questions(quick: bool) -> Vec<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../eval/handbooks.jsonl");
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let mut out: Vec<String> = text
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter_map(|v| v["question"].as_str().map(str::to_string))
+        .collect();
+    if quick {
+        out.truncate(20);
+    }
+    out
+}
+
+/// Per question: embed it, hybrid search, the gate (what `ask` does before
+/// drafting), after one untimed warm-up.
+fn query_latency(engine: &almirah_core::Engine, questions: &[String]) -> Result<crate::report::LatencyStats> {
+    let opts = almirah_core::SearchOptions::default();
+    let as_of = engine.as_of(None, None);
+    if let Some(q) = questions.first() {
+        engine.search(q, &opts, as_of, 3)?;
+    }
+    let mut times = Vec::with_capacity(questions.len());
+    for q in questions {
+        let started = Instant::now();
+        engine.search(q, &opts, as_of, 3)?;
+        times.push(started.elapsed().as_secs_f64() * 1000.0);
+    }
+    Ok(crate::report::LatencyStats::from_ms(times))
 }

@@ -7,6 +7,7 @@
 mod ingest;
 mod latency;
 mod multihop;
+mod python;
 mod report;
 mod synth;
 mod vectors;

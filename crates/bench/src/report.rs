@@ -97,6 +97,28 @@ fn print_ingest(r: &IngestResult) {
         "  without embedding cost (hash) / with the built-in embedder: {:.1}x faster (builtin model load {:.1} s)",
         r.speedup_without_embedding, r.builtin.embedder_load_s
     );
+    if let Some(q) = &r.query {
+        println!(
+            "  end-to-end query (embed, hybrid search, gate), {} handbook questions: p50 {:.1} ms, p95 {:.1} ms",
+            q.n, q.p50_ms, q.p95_ms
+        );
+    }
+    let Some(p) = &r.reference else {
+        println!("  Python reference pipeline not run (run through scripts/bench.sh, which sets ALMIRAH_BENCH_PYTHON)");
+        return;
+    };
+    println!(
+        "  Python reference (split on headings, MiniLM via onnxruntime, batches of 32, Chroma 1.5.9): {} files {} chunks in {:.1} s | {:.2} files/s {:.1} chunks/s | query p50 {:.1} ms p95 {:.1} ms",
+        p.files, p.chunks, p.index_s, p.files_per_s, p.chunks_per_s, p.query_p50_ms, p.query_p95_ms
+    );
+    println!(
+        "  almirah/python files/s = {:.2}, chunks/s = {:.2}",
+        r.builtin.files_per_s / p.files_per_s.max(1e-9),
+        r.builtin.chunks_per_s / p.chunks_per_s.max(1e-9)
+    );
+    if let Some(q) = &r.query {
+        println!("  almirah/python end-to-end query p50 = {:.2}", q.p50_ms / p.query_p50_ms.max(1e-9));
+    }
 }
 
 fn print_latency(r: &LatencyResult) {
@@ -165,6 +187,10 @@ fn print_vector_set(s: &VectorSet) {
             row.latency.n
         );
     }
+    if let Some(m) = &s.chroma {
+        print_chroma_measured(s, m);
+        return;
+    }
     let Some(c) = CHROMA.iter().find(|c| c.items == s.items) else {
         return;
     };
@@ -185,6 +211,53 @@ fn print_vector_set(s: &VectorSet) {
         "      build vs Chroma insert: {:.2}x the time; disk {:.2}x",
         s.build_s / c.insert_s,
         (s.disk_bytes as f64 / 1e6) / c.disk_mb
+    );
+}
+
+/// The row the engine would use by default: the exact scan up to 20,000
+/// candidates, else arroy at factor 20 (`SearchOptions::default()`).
+fn default_row(s: &VectorSet, filtered: bool) -> Option<&crate::vectors::VectorRow> {
+    let method = if s.items <= 20_000 { "exact scan".to_string() } else { "arroy x20".to_string() };
+    s.rows.iter().find(|r| r.filtered == filtered && r.method == method)
+}
+
+fn print_chroma_measured(s: &VectorSet, m: &crate::python::ChromaVectors) {
+    println!(
+        "    Chroma {} measured in this run on the same vectors and queries (HNSW defaults M=16, ef 100, cosine):",
+        m.chroma_version
+    );
+    println!(
+        "      insert {:.2} s; query p50 {:.2} ms p95 {:.2} ms, recall {:.3}; 50% filter p50 {:.2} ms, recall {:.3}; disk {:.1} MiB",
+        m.insert_s,
+        m.query_p50_ms,
+        m.query_p95_ms,
+        m.recall_at_10,
+        m.filtered_p50_ms.unwrap_or(f64::NAN),
+        m.filtered_recall_at_10.unwrap_or(f64::NAN),
+        mib(m.disk_bytes)
+    );
+    if let Some(row) = default_row(s, false) {
+        println!(
+            "    almirah/chroma query p50 = {:.2} (recall {:.3} vs {:.3}; almirah {})",
+            row.latency.p50_ms / m.query_p50_ms.max(1e-9),
+            row.recall_at_10,
+            m.recall_at_10,
+            row.method
+        );
+    }
+    if let (Some(row), Some(p50), Some(rec)) = (default_row(s, true), m.filtered_p50_ms, m.filtered_recall_at_10) {
+        println!(
+            "    almirah/chroma 50%-filter query p50 = {:.2} (recall {:.3} vs {:.3}; almirah {})",
+            row.latency.p50_ms / p50.max(1e-9),
+            row.recall_at_10,
+            rec,
+            row.method
+        );
+    }
+    println!(
+        "    almirah/chroma build-or-insert time = {:.2}; disk = {:.2}",
+        s.build_s / m.insert_s.max(1e-9),
+        s.disk_bytes as f64 / (m.disk_bytes as f64).max(1.0)
     );
 }
 

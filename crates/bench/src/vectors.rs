@@ -107,6 +107,9 @@ pub struct VectorSet {
     pub max_similarity_error: f32,
     /// Methods.
     pub rows: Vec<VectorRow>,
+    /// Chroma on the same vectors and queries, in the same run (when the
+    /// Python side is set up).
+    pub chroma: Option<crate::python::ChromaVectors>,
 }
 
 /// Part 3 results.
@@ -246,6 +249,12 @@ pub fn run(opts: &Options) -> Result<VectorResult> {
             );
             rows.push(row);
         }
+        let chroma = crate::python::python().and_then(|py| {
+            eprintln!("part 3: Chroma on the same {n} vectors and {} queries", queries.n);
+            crate::python::chroma_vectors(&py, work.path(), &data, n, &queries)
+                .map_err(|e| eprintln!("part 3: Chroma failed: {e:#}"))
+                .ok()
+        });
         sets.push(VectorSet {
             items: n,
             build_s,
@@ -253,6 +262,7 @@ pub fn run(opts: &Options) -> Result<VectorResult> {
             disk_bytes: store.disk_size()?,
             max_similarity_error: max_err,
             rows,
+            chroma,
         });
     }
     Ok(VectorResult { queries: n_queries, dims: DIMS, rank: RANK, sets })

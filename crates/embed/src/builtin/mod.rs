@@ -132,11 +132,11 @@ impl Embedder for BuiltinEmbedder {
 /// Most padding a batch may carry: its padded size (longest × count) stays
 /// within this factor of the texts' own total length, plus [`PADDING_ALLOWANCE`].
 const PADDING_SLACK: f64 = 1.25;
-/// Padding always allowed, in characters (about 16 word pieces), so short texts still share a batch.
+/// Padding always allowed, in bytes (about 16 word pieces of English), so short texts still share a batch.
 const PADDING_ALLOWANCE: f64 = 64.0;
 
 /// Group text indices into batches of similar length: sorted by length
-/// (characters, a proxy for word pieces), a batch closes at `max_batch`
+/// (UTF-8 bytes, a proxy for word pieces), a batch closes at `max_batch`
 /// texts or when padding every text to the longest would exceed
 /// [`PADDING_SLACK`]. BERT's cost grows with the padded length (attention
 /// is quadratic in it), so a 60-character leftover chunk batched with
