@@ -110,7 +110,7 @@ impl Embedder for BuiltinEmbedder {
         MAX_BATCH
     }
 
-    /// Texts are batched by length (see [`length_batches`]), so a short
+    /// Texts are batched by similar length (sorted; padding at most 1.25x), so a short
     /// chunk is not padded to the longest one in the call; vectors come back
     /// in input order.
     fn embed(&self, texts: &[&str], _kind: InputKind) -> Result<Vec<Vec<f32>>, EmbedError> {
