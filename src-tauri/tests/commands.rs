@@ -215,6 +215,13 @@ fn folders_overrides_and_settings_succeed_or_fail_with_a_kind() {
     assert_eq!(h.err("remove_folder", json!({ "path": inbox, "keepDocuments": false })).0, "invalid-input");
     let overview = h.ok("remove_folder", json!({ "path": extra.to_string_lossy(), "keepDocuments": false }));
     assert_eq!(overview["folders"].as_array().unwrap().len(), 2, "{overview}");
+    // Removing a folder that sits inside another watched folder keeps its
+    // documents: they are still watched through the outer one.
+    let nested = h.dir.path().join("policies/university");
+    let before = overview["documents"].as_u64().unwrap();
+    h.ok("add_folder", json!({ "path": nested.to_string_lossy() }));
+    let after = h.ok("remove_folder", json!({ "path": nested.to_string_lossy(), "keepDocuments": false }));
+    assert_eq!(after["documents"].as_u64().unwrap(), before, "{after}");
 
     let rows = h.ok("list_documents", json!({ "asOf": null }));
     let c14 = rows.as_array().unwrap().iter().find(|r| r["file_name"] == "Circular-14-2026-27.pdf").unwrap();
@@ -234,6 +241,17 @@ fn folders_overrides_and_settings_succeed_or_fail_with_a_kind() {
     settings["audience"] = json!(["students"]);
     let saved = h.ok("save_settings", json!({ "settings": settings.clone() }));
     assert_eq!((saved["max_rounds"].as_u64(), saved["audience"][0].as_str()), (Some(3), Some("students")));
+    // A server model that is down: the answer says so (no panic, no hang;
+    // the HTTP client is built and dropped off the async runtime).
+    let mut server = saved.clone();
+    server["chat_provider"] = json!("openai");
+    server["chat_url"] = json!("http://127.0.0.1:9/v1");
+    server["chat_model"] = json!("qwen");
+    h.ok("save_settings", json!({ "settings": server }));
+    let q = json!({ "question": "How many days of earned leave do I get?", "mode": "classic", "as_of": null, "history": [] });
+    let down = h.ok("ask", json!({ "request": q, "onStatus": "__CHANNEL__:8" }));
+    assert_eq!(down["trace"]["stop_reason"], "provider-unavailable", "{down}");
+    h.ok("save_settings", json!({ "settings": saved.clone() }));
     settings["session_start_month"] = json!(13);
     assert_eq!(h.err("save_settings", json!({ "settings": settings })).0, "invalid-input");
     assert_eq!(h.err("key_status", json!({ "provider": "acme" })).0, "invalid-input");

@@ -59,8 +59,16 @@ pub fn resolve(question: &str, previous: Option<&str>) -> String {
 const QUESTION_WORDS: &[&str] =
     &["who", "what", "when", "where", "which", "why", "how", "is", "are", "can", "do", "does", "may", "should", "will"];
 
+/// Small talk, never a follow-up ("thanks!", "hello").
+const SMALL_TALK: &[&str] =
+    &["thanks", "thank", "thx", "hello", "hi", "hey", "ok", "okay", "bye", "great", "cool", "nice", "good"];
+
 fn is_follow_up(q: &str) -> bool {
     let lower = q.to_lowercase();
+    let first_word = lower.split(|c: char| !c.is_alphanumeric()).find(|w| !w.is_empty()).unwrap_or("");
+    if SMALL_TALK.contains(&first_word) {
+        return false;
+    }
     let first = lower.split_whitespace().next().unwrap_or("");
     let short = q.split_whitespace().count() <= 4 && !QUESTION_WORDS.contains(&first);
     OPENERS.iter().any(|o| lower.starts_with(o)) || short
@@ -89,5 +97,7 @@ mod tests {
         assert_eq!(resolve(q, Some("What is the MTech fee?")), q);
         assert_eq!(resolve("and for 2024-25?", None), "and for 2024-25?");
         assert_eq!(resolve("Who approves leave?", Some("What is the MTech fee?")), "Who approves leave?");
+        assert_eq!(resolve("thanks!", Some("What is the MTech fee?")), "thanks!");
+        assert_eq!(resolve("hello", Some("What is the MTech fee?")), "hello");
     }
 }

@@ -35,13 +35,15 @@ pub async fn ask(state: State<'_, AppState>, request: AskRequest, on_status: Cha
     let mode = Mode::from_str(&request.mode).map_err(CommandError::invalid)?;
     let today = parse_date(request.as_of.as_deref())?.unwrap_or_else(|| chrono::Local::now().date_naive());
     let config = state.config()?;
-    let model = almirah_answer::providers::from_spec(&config.model.spec, &config.model.options)
-        .map_err(|e| CommandError::invalid(format!("model {:?}: {e}", config.model.spec)))?;
-    let model: Arc<dyn almirah_answer::model::ChatModel> = Arc::from(model);
     let previous = request.history.last().map(|t| t.resolved.clone());
     let resolved = almirah_answer::followup::resolve(&question, previous.as_deref());
     let engine = state.engine()?;
+    // The HTTP providers hold a blocking client, which must be built and
+    // dropped off the async runtime (reqwest panics otherwise).
     blocking(move || {
+        let model = almirah_answer::providers::from_spec(&config.model.spec, &config.model.options)
+            .map_err(|e| CommandError::invalid(format!("model {:?}: {e}", config.model.spec)))?;
+        let model: Arc<dyn almirah_answer::model::ChatModel> = Arc::from(model);
         let status = move |line: &str| {
             let _ = on_status.send(line.to_string());
         };

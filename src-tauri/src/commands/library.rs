@@ -173,7 +173,11 @@ pub async fn remove_folder<R: Runtime>(
     blocking(move || {
         let state = app.state::<AppState>();
         service::apply_folders(&app, &state)?;
-        if !keep_documents {
+        // A folder inside another watched folder: its files stay in the
+        // library through the outer one.
+        let config = state.config()?;
+        let covered = config.folders.iter().any(|f| folder.starts_with(almirah_settings::folders::normalise(&f.path)));
+        if !keep_documents && !covered {
             state.engine()?.remove_folder(&folder)?;
         }
         service::library_changed(&app, "folder-removed");
