@@ -33,7 +33,8 @@ pub fn problem_message(status: &str, reason: Option<&str>) -> String {
         other => other,
     };
     match reason.filter(|r| !r.is_empty() && status == "failed") {
-        Some(r) => format!("{what}: {r}"),
+        // Reasons may already say "failed: …"; say it once.
+        Some(r) => format!("{what}: {}", r.strip_prefix("failed: ").unwrap_or(r)),
         None => what.to_string(),
     }
 }
@@ -323,5 +324,11 @@ mod tests {
         assert_eq!(present_amounts("fee_inr: 148500 and cap_inr: 900"), "fee: Rs 1,48,500 and cap: Rs 900");
         assert_eq!(present_amounts("amount_inr: n/a"), "amount_inr: n/a");
         assert_eq!(indian_grouping("12345678"), "1,23,45,678");
+    }
+
+    #[test]
+    fn a_failure_reason_says_failed_once() {
+        assert_eq!(problem_message("failed", Some("failed: couldn't parse input")), "failed: couldn't parse input");
+        assert_eq!(problem_message("needs-password", Some("encrypted")), "needs password");
     }
 }
