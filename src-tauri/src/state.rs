@@ -55,15 +55,9 @@ impl AppState {
         let config_path = almirah_settings::config_path(locations.config.as_deref())
             .unwrap_or_else(|| PathBuf::from("almirah-config.toml"));
         let opened = open_engine(locations, &config_path);
-        let inbox = match &opened {
-            Ok(engine) => {
-                let inbox = engine.config().data_dir.join("inbox");
-                inbox.canonicalize().unwrap_or(inbox)
-            }
-            Err(_) => PathBuf::from("inbox"),
-        };
+        let inbox = opened.as_ref().map_or_else(|_| PathBuf::from("inbox"), |(_, inbox)| inbox.clone());
         Self {
-            engine: opened.map(Arc::new),
+            engine: opened.map(|(engine, _)| Arc::new(engine)),
             config_path,
             inbox,
             watcher: Mutex::new(None),
@@ -104,11 +98,7 @@ impl AppState {
     /// The folder settings the engine applies: the config's, plus the inbox
     /// (versioning on, never removed by a folder reconcile of another folder).
     pub fn folder_settings(&self, config: &Config) -> Vec<FolderSettings> {
-        let mut folders = config.folders.clone();
-        if !folders.iter().any(|f| f.path == self.inbox) {
-            folders.push(FolderSettings { path: self.inbox.clone(), ..FolderSettings::default() });
-        }
-        folders
+        with_inbox(&config.folders, &self.inbox)
     }
 
     /// A fresh job id for a drop.
@@ -122,7 +112,17 @@ impl AppState {
     }
 }
 
-fn open_engine(locations: &Locations, config_path: &Path) -> Result<Engine, String> {
+/// `folders` plus the inbox with the default settings, unless listed.
+fn with_inbox(folders: &[FolderSettings], inbox: &Path) -> Vec<FolderSettings> {
+    let mut folders = folders.to_vec();
+    if !folders.iter().any(|f| f.path == inbox) {
+        folders.push(FolderSettings { path: inbox.to_path_buf(), ..FolderSettings::default() });
+    }
+    folders
+}
+
+/// The engine, and its inbox (canonical).
+fn open_engine(locations: &Locations, config_path: &Path) -> Result<(Engine, PathBuf), String> {
     let file = if config_path.exists() {
         almirah_settings::read(config_path).map_err(|e| e.to_string())?
     } else {
@@ -148,8 +148,6 @@ fn open_engine(locations: &Locations, config_path: &Path) -> Result<Engine, Stri
     std::fs::create_dir_all(&inbox).map_err(|e| format!("cannot create the inbox {}: {e}", inbox.display()))?;
     let engine = Engine::open(cfg).map_err(|e| format!("cannot open the library in {}: {e}", data_dir.display()))?;
     let inbox = inbox.canonicalize().unwrap_or(inbox);
-    let mut folders = engine.folders();
-    folders.push(FolderSettings { path: inbox, ..FolderSettings::default() });
-    engine.set_folders(folders);
-    Ok(engine)
+    engine.set_folders(with_inbox(&file.folders, &inbox));
+    Ok((engine, inbox))
 }
