@@ -23,6 +23,12 @@ each line:
   case-insensitively, also with whitespace runs collapsed, so a value split
   over two lines is still caught).
 
+A set with `generated = true` (written by scripts/eval/prepare.py from
+public QA data) gets the structural and source checks only: its answers
+need not be spelt out in a source (HotpotQA's "yes"/"no"). A set whose
+`modes` are all rankers (bm25, vector, hybrid) is scored on retrieval only,
+so its answerable lines need no `answer_any`.
+
 Document folders and question files are relative to the repository root
 (the parent of the folder holding the manifest). PDFs are read with
 `pdftotext` when it is installed; otherwise their content checks are skipped
@@ -52,6 +58,8 @@ from datetime import date
 from pathlib import Path
 
 FROZEN = {"eval/sample-docs.jsonl"}
+ANSWERING = {"classic", "agent", "auto"}
+RANKERS = {"bm25", "vector", "hybrid"}
 EXPECT_KEYS = {
     "answer_any": list,
     "answer_none": list,
@@ -126,9 +134,16 @@ def check_set(root: Path, spec: dict) -> tuple[list[str], list[str], dict]:
     if versioning not in ("auto", "explicit", "off"):
         problems.append(f"[{name}] versioning must be auto, explicit or off, not {versioning!r}")
     frozen = qpath in FROZEN
+    generated = spec.get("generated", False) is True
+    modes = spec.get("modes", sorted(ANSWERING))
+    unknown = [m for m in modes if m not in ANSWERING | RANKERS] if isinstance(modes, list) else [modes]
+    if unknown or not modes:
+        problems.append(f"[{name}] modes must be a non-empty list of {sorted(ANSWERING | RANKERS)}, got {modes!r}")
+    retrieval_only = isinstance(modes, list) and bool(modes) and all(m in RANKERS for m in modes)
     docs = Docs(root, folders, spec.get("include", []), spec.get("exclude", []))
     for m in docs.missing:
-        problems.append(f"[{name}] document folder not found: {m}")
+        hint = " (run python3 scripts/eval/prepare.py)" if generated else ""
+        problems.append(f"[{name}] document folder not found: {m}{hint}")
     qfile = root / qpath
     if not qfile.is_file():
         return problems + [f"[{name}] question file not found: {qpath}"], notes, {}
@@ -196,7 +211,7 @@ def check_set(root: Path, spec: dict) -> tuple[list[str], list[str], dict]:
                 problems.append(f"{where}: abstain line must have empty answer_any and sources_all")
         else:
             stats["answerable"] += 1
-            if not exp["answer_any"]:
+            if not exp["answer_any"] and not retrieval_only:
                 problems.append(f"{where}: answerable line without answer_any")
             if not exp["sources_all"]:
                 problems.append(f"{where}: answerable line without sources_all")
@@ -225,7 +240,7 @@ def check_set(root: Path, spec: dict) -> tuple[list[str], list[str], dict]:
                     notes.append(f"{where}: cannot read {p.name} (no pdftotext?); content checks skipped for it")
                 else:
                     texts.append((p.name, t))
-        if not texts or len(texts) != len(exp["sources_all"]):
+        if generated or not texts or len(texts) != len(exp["sources_all"]):
             continue
         report = notes if frozen else problems
         found = [s for s in exp["answer_any"] if any(s.lower() in t.lower() for _, t in texts)]

@@ -17,6 +17,9 @@ COLUMNS = [
     ("questions", "questions", "{}"),
     ("accuracy", "accuracy", "{:.3f}"),
     ("f1", "answer F1", "{:.3f}"),
+    ("exact_match", "EM", "{:.3f}"),
+    ("recall_at_5", "R@5", "{:.3f}"),
+    ("recall_at_10", "R@10", "{:.3f}"),
     ("retrieval_coverage", "retrieval coverage", "{:.3f}"),
     ("citation_precision", "citation precision", "{:.3f}"),
     ("stale_citation_rate", "stale-citation rate", "{:.3f}"),
@@ -27,6 +30,28 @@ COLUMNS = [
     ("model_calls", "model calls", "{:.2f}"),
     ("tool_calls", "tool calls", "{:.2f}"),
     ("input_tokens", "input tokens", "{:.0f}"),
+]
+
+RANKER_COLUMNS = [
+    ("mode", "ranker", "{}"),
+    ("questions", "questions", "{}"),
+    ("recall_at_5", "recall@5", "{:.3f}"),
+    ("recall_at_10", "recall@10", "{:.3f}"),
+    ("ndcg_at_10", "nDCG@10", "{:.3f}"),
+    ("p50_ms", "p50 ms", "{:.1f}"),
+    ("p95_ms", "p95 ms", "{:.1f}"),
+]
+
+COST_COLUMNS = [
+    ("mode", "mode", "{}"),
+    ("questions", "questions", "{}"),
+    ("model_calls", "model calls / question", "{:.2f}"),
+    ("tool_calls", "tool calls / question", "{:.2f}"),
+    ("simple_calls", "calls on simple questions", "{:.2f}"),
+    ("input_tokens", "input tokens / question", "{:.0f}"),
+    ("tokens", "tokens / question", "{:.0f}"),
+    ("p50_ms", "p50 ms", "{:.0f}"),
+    ("accuracy", "accuracy", "{:.3f}"),
 ]
 
 STYLE = """
@@ -52,16 +77,28 @@ def cell(summary, key, fmt):
         return html.escape(str(value))
 
 
+def table(rows, columns, first=None):
+    """An HTML table of `rows` (dicts); `first` = (header, per-row cell) prepended."""
+    head = ([first[0]] if first else []) + [t for _, t, _ in columns]
+    out = ["<table><tr>" + "".join(f"<th>{html.escape(t)}</th>" for t in head) + "</tr>"]
+    for r in rows:
+        bad = (r.get("stale_citation_rate") or 0) > 0
+        lead = f"<td>{first[1](r)}</td>" if first else ""
+        out.append(f"<tr class='{'bad' if bad else ''}'>{lead}" + "".join(f"<td>{cell(r, k, f)}</td>" for k, _, f in columns) + "</tr>")
+    out.append("</table>")
+    return "".join(out)
+
+
 def section(set_dir):
     data = json.loads((set_dir / "results.json").read_text())
     summaries, results = data["summaries"], data["results"]
+    rankers = data.get("retrieval", {}).get("summaries", [])
     out = [f"<h2 id='{set_dir.name}'>{html.escape(set_dir.name)}</h2>"]
-    out.append("<table><tr>" + "".join(f"<th>{html.escape(t)}</th>" for _, t, _ in COLUMNS) + "</tr>")
-    for s in summaries:
-        stale = s.get("stale_citation_rate", 0) or 0
-        row = "".join(f"<td>{cell(s, k, f)}</td>" for k, _, f in COLUMNS)
-        out.append(f"<tr class='{'bad' if stale > 0 else ''}'>{row}</tr>")
-    out.append("</table><div class='plots'>")
+    if summaries:
+        out.append(table(summaries, COLUMNS))
+    if rankers:
+        out.append("<p>Rankers alone (documents, not chunks):</p>" + table(rankers, RANKER_COLUMNS))
+    out.append("<div class='plots'>")
     for svg in sorted(set_dir.glob("*.svg")):
         text = svg.read_text()
         start = text.find("<svg")
@@ -74,7 +111,7 @@ def section(set_dir):
         answer = html.escape(r.get("answer", "").replace("\n", " "))[:600]
         out.append(f"<li><code>{html.escape(r['id'])}</code> ({html.escape(r['mode'])}){flag}: {answer}</li>")
     out.append("</ul></details>")
-    return "\n".join(out), summaries
+    return "\n".join(out), summaries, rankers
 
 
 def main():
@@ -82,29 +119,34 @@ def main():
     sets = sorted(d for d in root.iterdir() if (d / "results.json").is_file())
     if not sets:
         sys.exit(f"no results.json under {root}")
-    sections, overview = [], []
+    sections, overview, ranked = [], [], []
     for d in sets:
-        text, summaries = section(d)
+        text, summaries, rankers = section(d)
         sections.append(text)
-        for s in summaries:
-            overview.append((d.name, s))
-    rows = "".join(
-        f"<tr><td><a href='#{html.escape(n)}'>{html.escape(n)}</a></td><td>{html.escape(s['mode'])}</td>"
-        f"<td>{s['questions']}</td><td>{s['accuracy']:.3f}</td><td>{s['citation_precision']:.3f}</td>"
-        f"<td class='{'bad' if s['stale_citation_rate'] > 0 else 'ok'}'>{s['stale_citation_rate']:.3f}</td></tr>"
-        for n, s in overview
-    )
+        overview += [dict(s, set=d.name) for s in summaries]
+        ranked += [dict(s, set=d.name) for s in rankers]
+    link = ("set", lambda r: f"<a href='#{html.escape(r['set'])}'>{html.escape(r['set'])}</a>")
+    answer_cols = [c for c in COLUMNS if c[0] in ("mode", "questions", "accuracy", "f1", "exact_match",
+                                                  "recall_at_10", "citation_precision", "stale_citation_rate",
+                                                  "abstention_precision", "abstention_recall")]
+    rows = table(overview, answer_cols, link)
+    rows += ("<h2>Rankers alone</h2>" + table(ranked, RANKER_COLUMNS, link)) if ranked else ""
+    rows += "<h2>Cost per question: classic, agent, auto</h2>" + table(overview, COST_COLUMNS, link)
     when = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
     page = f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
 <title>Almirah evaluation</title><style>{STYLE}</style></head><body>
 <h1>Almirah evaluation</h1><p>Generated {when} by <code>scripts/eval-all.sh</code>. Stale-citation rate is judged against
 each set's <code>sources_none</code> (taken from the corpora's MANIFEST dates), never against the gate's own verdict.</p>
-<table><tr><th>set</th><th>mode</th><th>questions</th><th>accuracy</th><th>citation precision</th><th>stale-citation rate</th></tr>{rows}</table>
+<h2>Answering</h2>
+<p>Accuracy: every expected string present and no forbidden one (or the abstention when expected). EM: SQuAD exact match of the
+whole answer (Almirah answers in cited sentences, so EM is near 0 by construction; F1 and accuracy are the fair measures).
+R@10: recall of the gold sources among the documents the answer's searches admitted.</p>
+{rows}
 {''.join(sections)}
 </body></html>"""
     (root / "index.html").write_text(page)
     print(root / "index.html")
-    stale = [f"{n} ({s['mode']}): {s['stale_citation_rate']:.3f}" for n, s in overview if s["stale_citation_rate"] > 0]
+    stale = [f"{s['set']} ({s['mode']}): {s['stale_citation_rate']:.3f}" for s in overview if s["stale_citation_rate"] > 0]
     if stale:
         print("error: stale citations (judged against sources_none): " + ", ".join(stale), file=sys.stderr)
         sys.exit(1)

@@ -1,14 +1,26 @@
 #!/usr/bin/env python3
 """Print the evaluation sets of eval/sets.toml, one per line, for eval-all.sh:
-name<TAB>questions<TAB>versioning<TAB>documents (|-joined)<TAB>exclude (|-joined)."""
+name<TAB>questions<TAB>versioning<TAB>modes (,-joined)<TAB>documents (|-joined)<TAB>exclude
+(|-joined, last because it may be empty: `read` merges adjacent tabs).
+
+Usage: sets.py MANIFEST [SETS] [MODES]   (SETS, MODES: comma-separated filters;
+empty = all). A set's modes are its `modes` (default classic,agent,auto),
+narrowed to MODES when given; a set left with no mode is skipped."""
 import sys
 import tomllib
 
+DEFAULT_MODES = ["classic", "agent", "auto"]
+
 with open(sys.argv[1], "rb") as f:
     sets = tomllib.load(f)["set"]
-wanted = set(sys.argv[2].split(",")) if len(sys.argv) > 2 and sys.argv[2] else None
+arg = lambda i: set(sys.argv[i].split(",")) if len(sys.argv) > i and sys.argv[i] else None
+wanted, modes_wanted = arg(2), arg(3)
 for s in sets:
     if wanted and s["name"] not in wanted:
         continue
-    print("\t".join([s["name"], s["questions"], s.get("versioning", "auto"),
+    modes = [m for m in s.get("modes", DEFAULT_MODES) if not modes_wanted or m in modes_wanted]
+    if not modes:
+        print(f"skipping {s['name']}: none of its modes were asked for", file=sys.stderr)
+        continue
+    print("\t".join([s["name"], s["questions"], s.get("versioning", "auto"), ",".join(modes),
                      "|".join(s["documents"]), "|".join(s.get("exclude", []))]))

@@ -119,8 +119,16 @@ fn the_sample_evaluation_set_runs_with_no_stale_citation() {
     let summary = almirah_answer::eval::summarise("classic", &results);
     assert_eq!(summary.stale_citation_rate, 0.0);
     assert!(summary.accuracy > 0.5, "accuracy {}", summary.accuracy);
+    assert!(summary.recall_at_10 > 0.5, "recall@10 {}", summary.recall_at_10);
+    assert!(summary.recall_at_5 <= summary.recall_at_10);
     let dir = tempfile::tempdir().unwrap();
-    almirah_answer::eval::plots::write_report(dir.path(), &[summary], &results).unwrap();
+    let outcome = almirah_answer::eval::plots::Outcome {
+        summaries: &[summary],
+        results: &results,
+        retrieval: &[],
+        retrieval_results: &[],
+    };
+    almirah_answer::eval::plots::write_report(dir.path(), outcome).unwrap();
     for f in ["report.md", "results.json", "accuracy-vs-cost.svg", "latency.svg"] {
         assert!(dir.path().join(f).metadata().unwrap().len() > 100, "{f}");
     }

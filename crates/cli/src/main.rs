@@ -201,7 +201,8 @@ pub enum Command {
     Eval {
         /// The set, one JSON object per line.
         set: PathBuf,
-        /// Modes to run, comma-separated: classic, agent, auto.
+        /// Modes to run, comma-separated: answering modes classic, agent,
+        /// auto; rankers scored alone (recall@k, nDCG@10): bm25, vector, hybrid.
         #[arg(long, default_value = "classic", value_delimiter = ',')]
         mode: Vec<String>,
         /// builtin | ollama:NAME | openai:URL:NAME | gemini:NAME. Default from the config, else builtin.

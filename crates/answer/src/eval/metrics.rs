@@ -2,6 +2,7 @@
 
 use serde::Serialize;
 
+use super::retrieval::{ranked_documents, recall_at};
 use super::set::EvalItem;
 use crate::citations::strip_citations;
 use crate::classic::Answer;
@@ -20,6 +21,14 @@ pub struct QuestionResult {
     pub correct: bool,
     /// Best token F1 against the `answer_any` references (1.0 for a correct abstention).
     pub f1: f64,
+    /// The whole answer equals a reference after SQuAD normalisation
+    /// (lowercase, no punctuation or articles); a correct abstention counts.
+    pub exact_match: bool,
+    /// Recall@5 of the gold sources over the admitted documents, ranked as in
+    /// [`ranked_documents`] (`None` without gold sources).
+    pub recall_at_5: Option<f64>,
+    /// Recall@10 likewise.
+    pub recall_at_10: Option<f64>,
     /// Every gold source was retrieved and admitted (`None` when there are none).
     pub coverage: Option<bool>,
     /// Cited file names.
@@ -86,6 +95,13 @@ pub fn score(item: &EvalItem, answer: &Answer, mode: &str) -> QuestionResult {
     } else {
         e.answer_any.iter().map(|r| token_f1(&text, r)).fold(0.0, f64::max)
     };
+    let exact_match = if e.abstain {
+        answer.abstained
+    } else {
+        let said = squad_normalise(&text);
+        e.answer_any.iter().any(|r| squad_normalise(r) == said)
+    };
+    let ranked = ranked_documents(answer);
     let (input_tokens, output_tokens) = tokens(answer);
     QuestionResult {
         id: item.id.clone(),
@@ -93,6 +109,9 @@ pub fn score(item: &EvalItem, answer: &Answer, mode: &str) -> QuestionResult {
         answer: answer.text.clone(),
         correct,
         f1,
+        exact_match,
+        recall_at_5: recall_at(&ranked, &e.sources_all, 5),
+        recall_at_10: recall_at(&ranked, &e.sources_all, 10),
         coverage,
         stale_citation,
         cited,
@@ -124,6 +143,14 @@ fn tokens(answer: &Answer) -> (u64, u64) {
         Step::Model { input_tokens, output_tokens, .. } => (acc.0 + input_tokens, acc.1 + output_tokens),
         _ => acc,
     })
+}
+
+/// SQuAD answer normalisation (Rajpurkar et al. 2016, the official
+/// `evaluate-v1.1.py`): lowercase, drop punctuation and the articles a, an,
+/// the, collapse whitespace.
+pub fn squad_normalise(s: &str) -> String {
+    let no_punct: String = s.to_lowercase().chars().map(|c| if c.is_ascii_punctuation() { ' ' } else { c }).collect();
+    no_punct.split_whitespace().filter(|w| !matches!(*w, "a" | "an" | "the")).collect::<Vec<_>>().join(" ")
 }
 
 /// Token-level F1 of `answer` against `reference` (lowercased, alphanumeric tokens).
@@ -162,6 +189,12 @@ pub struct Summary {
     pub accuracy: f64,
     /// Mean token F1.
     pub f1: f64,
+    /// Share of exact matches (SQuAD normalisation).
+    pub exact_match: f64,
+    /// Mean recall@5 of the gold sources, over questions that have some.
+    pub recall_at_5: f64,
+    /// Mean recall@10 likewise.
+    pub recall_at_10: f64,
     /// Share of questions with gold sources whose sources were all admitted.
     pub retrieval_coverage: f64,
     /// Mean citation precision.
@@ -218,6 +251,9 @@ pub fn summarise(mode: &str, results: &[QuestionResult]) -> Summary {
         questions: results.len(),
         accuracy: mean(results.iter().map(|r| b(r.correct))),
         f1: mean(results.iter().map(|r| r.f1)),
+        exact_match: mean(results.iter().map(|r| b(r.exact_match))),
+        recall_at_5: mean(results.iter().filter_map(|r| r.recall_at_5)),
+        recall_at_10: mean(results.iter().filter_map(|r| r.recall_at_10)),
         retrieval_coverage: mean(results.iter().filter_map(|r| r.coverage).map(b)),
         citation_precision: mean(results.iter().filter_map(|r| r.citation_precision)),
         citations_per_answer: mean(results.iter().filter(|r| !r.abstained).map(|r| r.cited.len() as f64)),
@@ -253,6 +289,13 @@ mod tests {
         assert_eq!(token_f1("nothing", "18 days"), 0.0);
         assert_eq!(percentile(&[5.0, 1.0, 3.0, 2.0, 4.0], 50.0), 3.0);
         assert_eq!(percentile(&[5.0, 1.0, 3.0, 2.0, 4.0], 95.0), 5.0);
+    }
+
+    #[test]
+    fn squad_normalisation_drops_case_punctuation_and_articles() {
+        assert_eq!(squad_normalise("The  Spirit."), "spirit");
+        assert_eq!(squad_normalise("G. Stanley Hall"), "g stanley hall");
+        assert_ne!(squad_normalise("a spirit of the air"), squad_normalise("a spirit"));
     }
 
     #[test]

@@ -1,11 +1,13 @@
-//! The report: a Markdown summary, the per-question JSON, and two SVG plots
-//! (accuracy against cost; the latency distribution), drawn with plotters.
+//! The report: a Markdown summary, the per-question JSON, and SVG plots
+//! (accuracy against cost; the latency distribution; recall and nDCG per
+//! ranker when rankers were scored alone), drawn with plotters.
 
 use std::path::Path;
 
 use plotters::prelude::*;
 
 use super::metrics::{QuestionResult, Summary};
+use super::retrieval::{RetrievalResult, RetrievalSummary};
 
 /// Errors writing the report.
 #[derive(Debug, thiserror::Error)]
@@ -31,6 +33,9 @@ pub fn table(summaries: &[Summary]) -> String {
         ("questions", Box::new(|s| s.questions.to_string())),
         ("accuracy", Box::new(|s| format!("{:.3}", s.accuracy))),
         ("answer F1", Box::new(|s| format!("{:.3}", s.f1))),
+        ("exact match", Box::new(|s| format!("{:.3}", s.exact_match))),
+        ("recall@5 (gold sources)", Box::new(|s| format!("{:.3}", s.recall_at_5))),
+        ("recall@10 (gold sources)", Box::new(|s| format!("{:.3}", s.recall_at_10))),
         ("retrieval coverage", Box::new(|s| format!("{:.3}", s.retrieval_coverage))),
         ("citation precision", Box::new(|s| format!("{:.3}", s.citation_precision))),
         ("citations per answer", Box::new(|s| format!("{:.2}", s.citations_per_answer))),
@@ -56,14 +61,54 @@ pub fn table(summaries: &[Summary]) -> String {
     out
 }
 
-/// Write `report.md`, `results.json`, `accuracy-vs-cost.svg` and `latency.svg` into `dir`.
+/// Markdown table of rankers scored alone, one row per ranker.
+pub fn retrieval_table(summaries: &[RetrievalSummary]) -> String {
+    let mut out = String::from(
+        "| ranker | questions | recall@5 | recall@10 | nDCG@10 | p50 ms | p95 ms |\n|---|---|---|---|---|---|---|\n",
+    );
+    for s in summaries {
+        out.push_str(&format!(
+            "| {} | {} | {:.3} | {:.3} | {:.3} | {:.1} | {:.1} |\n",
+            s.mode, s.questions, s.recall_at_5, s.recall_at_10, s.ndcg_at_10, s.p50_ms, s.p95_ms
+        ));
+    }
+    out
+}
+
+/// Answer-mode and ranker results of one set.
+#[derive(Debug, Clone, Copy)]
+pub struct Outcome<'a> {
+    /// One summary per answering mode.
+    pub summaries: &'a [Summary],
+    /// Every answered question.
+    pub results: &'a [QuestionResult],
+    /// One summary per ranker scored alone.
+    pub retrieval: &'a [RetrievalSummary],
+    /// Every ranked question.
+    pub retrieval_results: &'a [RetrievalResult],
+}
+
+/// Write `report.md`, `results.json` and the SVG plots into `dir`
+/// (`accuracy-vs-cost.svg` and `latency.svg` when modes answered,
+/// `retrieval.svg` when rankers were scored alone).
 ///
 /// # Errors
 /// [`ReportError`].
-pub fn write_report(dir: &Path, summaries: &[Summary], results: &[QuestionResult]) -> Result<(), ReportError> {
+pub fn write_report(dir: &Path, outcome: Outcome<'_>) -> Result<(), ReportError> {
+    let Outcome { summaries, results, retrieval, retrieval_results } = outcome;
     std::fs::create_dir_all(dir)?;
-    let json = serde_json::json!({ "summaries": summaries, "results": results });
+    let json = serde_json::json!({ "summaries": summaries, "results": results,
+        "retrieval": { "summaries": retrieval, "results": retrieval_results } });
     std::fs::write(dir.join("results.json"), serde_json::to_string_pretty(&json).unwrap_or_default())?;
+    let mut md = String::from("# Evaluation report\n\n");
+    if !retrieval.is_empty() {
+        retrieval_bars(&dir.join("retrieval.svg"), retrieval)?;
+        md.push_str(&format!("## Rankers alone\n\n{}\n![retrieval](retrieval.svg)\n\n", retrieval_table(retrieval)));
+    }
+    if summaries.is_empty() {
+        std::fs::write(dir.join("report.md"), md)?;
+        return Ok(());
+    }
     accuracy_vs_cost(&dir.join("accuracy-vs-cost.svg"), summaries)?;
     latency(&dir.join("latency.svg"), results)?;
     let failures: Vec<String> = results
@@ -71,11 +116,11 @@ pub fn write_report(dir: &Path, summaries: &[Summary], results: &[QuestionResult
         .filter(|r| !r.correct || r.stale_citation)
         .map(|r| format!("- `{}` ({}): {}", r.id, r.mode, r.answer.replace('\n', " ")))
         .collect();
-    let md = format!(
-        "# Evaluation report\n\n{}\n![accuracy against cost](accuracy-vs-cost.svg)\n\n![latency](latency.svg)\n\n## Questions answered wrongly or citing a stale source\n\n{}\n",
+    md.push_str(&format!(
+        "## Answering\n\n{}\n![accuracy against cost](accuracy-vs-cost.svg)\n\n![latency](latency.svg)\n\n## Questions answered wrongly or citing a stale source\n\n{}\n",
         table(summaries),
         if failures.is_empty() { "None.".to_string() } else { failures.join("\n") }
-    );
+    ));
     std::fs::write(dir.join("report.md"), md)?;
     Ok(())
 }
@@ -125,5 +170,45 @@ fn latency(path: &Path, results: &[QuestionResult]) -> Result<(), ReportError> {
         Rectangle::new([(x0, 0), (x0 + bucket * 0.9, *c)], BLUE.mix(0.6).filled())
     });
     chart.draw_series(bars).map_err(plot_err)?;
+    root.present().map_err(plot_err)
+}
+
+/// How to read one bar's value from a summary.
+type Metric = fn(&RetrievalSummary) -> f64;
+
+fn retrieval_bars(path: &Path, summaries: &[RetrievalSummary]) -> Result<(), ReportError> {
+    let root = SVGBackend::new(path, (640, 420)).into_drawing_area();
+    root.fill(&WHITE).map_err(plot_err)?;
+    let n = summaries.len() as f64;
+    let mut chart = ChartBuilder::on(&root)
+        .caption("Rankers alone: recall@5, recall@10, nDCG@10", ("sans-serif", 18))
+        .margin(16)
+        .x_label_area_size(40)
+        .y_label_area_size(50)
+        .build_cartesian_2d(0.0..n, 0.0..1.05)
+        .map_err(plot_err)?;
+    chart.configure_mesh().x_labels(0).disable_x_mesh().y_desc("score").draw().map_err(plot_err)?;
+    let names = summaries
+        .iter()
+        .enumerate()
+        .map(|(i, s)| Text::new(s.mode.clone(), (i as f64 + 0.15, 1.03), ("sans-serif", 14)));
+    chart.draw_series(names).map_err(plot_err)?;
+    let metrics: [(Metric, RGBColor, &str); 3] = [
+        (|s| s.recall_at_5, RGBColor(120, 160, 220), "recall@5"),
+        (|s| s.recall_at_10, BLUE, "recall@10"),
+        (|s| s.ndcg_at_10, RGBColor(230, 140, 40), "nDCG@10"),
+    ];
+    for (j, (value, colour, name)) in metrics.into_iter().enumerate() {
+        let bars = summaries.iter().enumerate().map(|(i, s)| {
+            let x0 = i as f64 + 0.15 + j as f64 * 0.23;
+            Rectangle::new([(x0, 0.0), (x0 + 0.2, value(s))], colour.filled())
+        });
+        chart
+            .draw_series(bars)
+            .map_err(plot_err)?
+            .label(name)
+            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], colour.filled()));
+    }
+    chart.configure_series_labels().border_style(BLACK).background_style(WHITE).draw().map_err(plot_err)?;
     root.present().map_err(plot_err)
 }

@@ -1,15 +1,59 @@
-//! `almirah eval <set.jsonl> [--mode classic,agent,auto] [--model SPEC] [--json] [--report DIR]`
+//! `almirah eval <set.jsonl> [--mode classic,agent,auto,bm25,vector,hybrid] [--model SPEC] [--json] [--report DIR]`
+//!
+//! Answering modes (`classic`, `agent`, `auto`) answer every question and
+//! score the answer; rankers (`bm25`, `vector`, `hybrid`) only search, and
+//! score the ranked documents against `sources_all` (recall@5/@10, nDCG@10).
 
 use std::path::Path;
 use std::process::ExitCode;
-
 use std::str::FromStr;
+use std::time::Instant;
 
-use almirah_answer::eval::{self, QuestionResult};
+use almirah_answer::eval::plots::Outcome;
+use almirah_answer::eval::retrieval::{RetrievalResult, dedup_documents};
+use almirah_answer::eval::{self, EvalItem, QuestionResult};
 use almirah_answer::mode::Mode;
-use almirah_core::Engine;
 use almirah_core::freshness::dates::{DateOrder, parse_date};
+use almirah_core::{Engine, SearchMode, SearchOptions};
 use anyhow::{Context, Result, bail};
+use chrono::NaiveDate;
+
+/// Chunks fetched per ranked search: enough for 10 distinct documents when
+/// each document holds a few chunks.
+const RANKED_CHUNKS: usize = 50;
+
+/// What `--mode` asked for, split into answering modes and rankers.
+struct Modes {
+    answering: Vec<Mode>,
+    rankers: Vec<(String, SearchMode)>,
+}
+
+fn parse_modes(names: &[String]) -> Result<Modes> {
+    let mut modes = Modes { answering: Vec::new(), rankers: Vec::new() };
+    for name in names {
+        let ranker = match name.as_str() {
+            "bm25" => Some(SearchMode::Bm25),
+            "vector" => Some(SearchMode::Vector),
+            "hybrid" => Some(SearchMode::Hybrid),
+            _ => None,
+        };
+        match ranker {
+            Some(r) => modes.rankers.push((name.clone(), r)),
+            None => modes.answering.push(
+                Mode::from_str(name)
+                    .map_err(|e| anyhow::anyhow!("{e} (rankers scored alone: bm25, vector, hybrid)"))?,
+            ),
+        }
+    }
+    Ok(modes)
+}
+
+fn today_of(item: &EvalItem) -> NaiveDate {
+    item.as_of
+        .as_deref()
+        .and_then(|d| parse_date(d, DateOrder::DayMonth))
+        .unwrap_or_else(|| chrono::Local::now().date_naive())
+}
 
 /// Run an evaluation set and print the per-mode table.
 pub fn run(
@@ -20,8 +64,7 @@ pub fn run(
     report: Option<&Path>,
     json: bool,
 ) -> Result<ExitCode> {
-    let modes: Vec<Mode> =
-        modes.iter().map(|m| Mode::from_str(m).map_err(anyhow::Error::msg)).collect::<Result<_>>()?;
+    let modes = parse_modes(modes)?;
     let text = std::fs::read_to_string(set).with_context(|| format!("reading {}", set.display()))?;
     let (items, errors) = eval::load(&text);
     for (line, err) in &errors {
@@ -30,48 +73,94 @@ pub fn run(
     if items.is_empty() {
         bail!("{} holds no questions", set.display());
     }
-    let mut results: Vec<QuestionResult> = Vec::new();
-    let mut summaries = Vec::new();
-    for mode in modes {
-        let mode_name = mode.to_string();
-        let mut mode_results = Vec::with_capacity(items.len());
-        for (i, item) in items.iter().enumerate() {
-            eprint!("\r{mode}: {}/{} {}", i + 1, items.len(), item.id);
-            let today = item
-                .as_of
-                .as_deref()
-                .and_then(|d| parse_date(d, DateOrder::DayMonth))
-                .unwrap_or_else(|| chrono::Local::now().date_naive());
-            let model = answering.model.clone();
-            let answer = almirah_answer::mode::answer(
-                engine,
-                model,
-                &item.question,
-                today,
-                &|_: &str| {},
-                mode,
-                &answering.agent,
-            )?;
-            mode_results.push(eval::score(item, &answer, &mode_name));
-        }
-        eprintln!();
-        summaries.push(eval::summarise(&mode_name, &mode_results));
+    let (mut results, mut summaries) = (Vec::new(), Vec::new());
+    for mode in &modes.answering {
+        let mode_results = answer_all(engine, answering, &items, *mode)?;
+        summaries.push(eval::summarise(&mode.to_string(), &mode_results));
         results.extend(mode_results);
     }
+    let (mut ranked, mut rankers) = (Vec::new(), Vec::new());
+    for (name, mode) in &modes.rankers {
+        let mode_results = rank_all(engine, &items, name, *mode)?;
+        rankers.push(eval::summarise_retrieval(name, &mode_results));
+        ranked.extend(mode_results);
+    }
+    let outcome = Outcome { summaries: &summaries, results: &results, retrieval: &rankers, retrieval_results: &ranked };
     if let Some(dir) = report {
-        eval::plots::write_report(dir, &summaries, &results)?;
+        eval::plots::write_report(dir, outcome)?;
         eprintln!("report written to {}", dir.join("report.md").display());
     }
-    if json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&serde_json::json!({ "summaries": summaries, "results": results }))?
-        );
-    } else {
-        println!("{}", eval::plots::table(&summaries));
-        for r in results.iter().filter(|r| !r.correct) {
-            println!("wrong: {} ({}): {}", r.id, r.mode, r.answer.replace('\n', " "));
-        }
-    }
+    print(outcome, json)?;
     Ok(if errors.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(2) })
+}
+
+fn answer_all(
+    engine: &Engine,
+    answering: &super::model::Answering,
+    items: &[EvalItem],
+    mode: Mode,
+) -> Result<Vec<QuestionResult>> {
+    let mut out = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        eprint!("\r{mode}: {}/{} {}", i + 1, items.len(), item.id);
+        let answer = almirah_answer::mode::answer(
+            engine,
+            answering.model.clone(),
+            &item.question,
+            today_of(item),
+            &|_: &str| {},
+            mode,
+            &answering.agent,
+        )?;
+        out.push(eval::score(item, &answer, &mode.to_string()));
+    }
+    eprintln!();
+    Ok(out)
+}
+
+/// Search each question with one ranker alone and score the ranked
+/// documents; questions without `sources_all` are skipped. Vector search
+/// keeps every similarity (no 0.25 floor) so the ranker itself is measured.
+fn rank_all(engine: &Engine, items: &[EvalItem], name: &str, mode: SearchMode) -> Result<Vec<RetrievalResult>> {
+    let base = engine.config().search;
+    let opts = SearchOptions {
+        mode,
+        k: RANKED_CHUNKS,
+        depth: base.depth.max(2 * RANKED_CHUNKS),
+        min_similarity: if mode == SearchMode::Vector { 0.0 } else { base.min_similarity },
+        ..base
+    };
+    let mut out = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        eprint!("\r{name}: {}/{} {}", i + 1, items.len(), item.id);
+        let started = Instant::now();
+        let found = engine.search(&item.question, &opts, engine.as_of(Some(today_of(item)), None), 0)?;
+        let ms = started.elapsed().as_secs_f64() * 1000.0;
+        let documents = dedup_documents(found.results.hits.iter().map(|h| h.path.as_str()));
+        out.extend(RetrievalResult::new(&item.id, name, documents, &item.expect.sources_all, ms));
+    }
+    eprintln!();
+    Ok(out)
+}
+
+fn print(outcome: Outcome<'_>, json: bool) -> Result<()> {
+    if json {
+        let value = serde_json::json!({
+            "summaries": outcome.summaries,
+            "results": outcome.results,
+            "retrieval": { "summaries": outcome.retrieval, "results": outcome.retrieval_results },
+        });
+        println!("{}", serde_json::to_string_pretty(&value)?);
+        return Ok(());
+    }
+    if !outcome.summaries.is_empty() {
+        println!("{}", eval::plots::table(outcome.summaries));
+    }
+    if !outcome.retrieval.is_empty() {
+        println!("{}", eval::plots::retrieval_table(outcome.retrieval));
+    }
+    for r in outcome.results.iter().filter(|r| !r.correct) {
+        println!("wrong: {} ({}): {}", r.id, r.mode, r.answer.replace('\n', " "));
+    }
+    Ok(())
 }
