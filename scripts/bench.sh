@@ -9,6 +9,11 @@
 # reconcile time of that unchanged 1,000-file library (goal < 1 s). Goals are
 # printed as ratios. Prints a readable report; writes JSON to
 # bench-out/bench.json.
+# Then the agent cost (scripts/bench/agent_cost.py): model calls, tool
+# calls and tokens per question for classic, agent and auto, from the
+# sample-docs and hindi evaluation sets run here with the builtin models
+# (bench-out/eval), plus target/eval-all (scripts/eval-all.sh) and
+# target/eval-llm (scripts/eval-llm.sh: tokens of a real model) when present.
 # Usage: scripts/bench.sh [--quick] [other almirah-bench flags, see --help]
 #   one part only: scripts/bench.sh --parts watch --out bench-out/bench-watch.json
 # The full run takes roughly 20-35 minutes on 2 cores; --quick a few minutes.
@@ -34,4 +39,14 @@ fi
 export ALMIRAH_BENCH_PYTHON
 cargo build --release --locked -p almirah-bench
 mkdir -p bench-out
-exec target/release/almirah-bench --out bench-out/bench.json "$@"
+target/release/almirah-bench --out bench-out/bench.json "$@"
+
+echo
+echo "== agent cost (calls and tokens per question: classic, agent, auto)"
+cargo build --release --locked -q -p almirah-cli
+scripts/eval-all.sh --sets sample-docs,hindi --modes classic,agent,auto --out bench-out/eval \
+  --bin target/release/almirah > bench-out/eval.log 2>&1 || echo "note: the evaluation reported a problem (bench-out/eval.log)"
+cost=(builtin=bench-out/eval)
+[ -d target/eval-all ] && cost+=(builtin-all-sets=target/eval-all)
+[ -d target/eval-llm ] && cost+=(llm=target/eval-llm)
+python3 scripts/bench/agent_cost.py "${cost[@]}" | tee bench-out/agent-cost.txt

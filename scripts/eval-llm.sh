@@ -1,49 +1,82 @@
 #!/usr/bin/env bash
-# Run the fixed 20-question subset (eval/llm-subset.jsonl) in classic, agent
-# and auto modes against a real chat model, and write a report.
+# Run fixed subsets of every answering evaluation set (eval/sets.toml) against
+# a real chat model in classic, agent and auto modes, and write one combined
+# report (OUT/index.html, as scripts/eval-all.sh does).
 #
-# Usage: scripts/eval-llm.sh [--model SPEC] [--modes classic,agent,auto] [--report DIR]
+# Usage: scripts/eval-llm.sh [--model SPEC] [--modes classic,agent,auto]
+#                            [--sets a,b] [--per-set N] [--out DIR]
 #
-# Default: Qwen2.5-Coder-1.5B-Instruct Q4_K_M on a local llama.cpp server
-# (scripts/llm-server.sh, port 8090), in the JSON-schema action mode.
+# Subsets (scripts/eval/subset.py, default N = 4): N questions evenly spaced
+# over each set's file, answerable and abstain lines in proportion; for
+# sample-docs drawn from its fixed 20-question eval/llm-subset.jsonl
+# (--per-set 20 runs all of it). Written to OUT/<set>/subset.jsonl.
+# Libraries: the ones scripts/eval-all.sh indexed with the builtin embedder
+# under target/eval-all/libs are reused (run it first, or this indexes
+# each set itself: the same config, the same embedder).
+# Default model: Qwen2.5-Coder-1.5B-Instruct Q4_K_M on a local llama.cpp
+# server (scripts/llm-server.sh, port 8090), in the JSON-schema action mode.
 # --model SPEC uses any configured endpoint instead (ollama:NAME,
 # openai:URL:NAME, gemini:NAME), with native tool calls.
-# Not part of CI: on 2 cores it takes about 20-40 minutes with the 1.5B model.
+# Not part of CI: on 2 cores each answer takes roughly 15-90 s with the 1.5B model.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-model=""
-modes="classic,agent,auto"
-report="eval-llm-report"
+model="" modes="classic,agent,auto" sets="" per_set=4 out="target/eval-llm"
 while [ $# -gt 0 ]; do
   case "$1" in
     --model) model="$2"; shift 2 ;;
     --modes) modes="$2"; shift 2 ;;
-    --report) report="$2"; shift 2 ;;
-    *) echo "usage: scripts/eval-llm.sh [--model SPEC] [--modes LIST] [--report DIR]" >&2; exit 2 ;;
+    --sets) sets="$2"; shift 2 ;;
+    --per-set) per_set="$2"; shift 2 ;;
+    --out) out="$2"; shift 2 ;;
+    *) echo "usage: scripts/eval-llm.sh [--model SPEC] [--modes LIST] [--sets a,b] [--per-set N] [--out DIR]" >&2; exit 2 ;;
   esac
 done
 
-scripts/fetch-models.sh
-cargo build --release --locked -p almirah-cli
+scripts/fetch-models.sh >/dev/null
+python3 scripts/eval/prepare.py >/dev/null
+python3 eval/validate.py eval/sets.toml >/dev/null
+cargo build --release --locked -q -p almirah-cli
 bin="${CARGO_TARGET_DIR:-target}/release/almirah"
-data="$(mktemp -d)"
-config="$(mktemp)"
+libs="target/eval-all/libs"
 port="${ALMIRAH_EVAL_LLM_PORT:-8090}"
+agent_config="$(mktemp)"
 started=""
-cleanup() { rm -rf "$data" "$config"; if [ -n "$started" ]; then scripts/llm-server.sh stop --port "$port" >/dev/null 2>&1 || true; fi; }
+cleanup() { rm -f "$agent_config"; if [ -n "$started" ]; then scripts/llm-server.sh stop --port "$port" >/dev/null 2>&1 || true; fi; }
 trap cleanup EXIT
 
 if [ -z "$model" ]; then
   url="$(scripts/llm-server.sh start 1.5b --port "$port" | tail -n 1)"
   started=1
   model="openai:$url:qwen2.5-coder-1.5b"
-  printf '[agent]\naction_mode = true\n[agent.budgets]\nmax_wall_ms = 300000\n' > "$config"
-else
-  : > "$config"
+  printf '[agent]\naction_mode = true\n[agent.budgets]\nmax_wall_ms = 300000\n' > "$agent_config"
 fi
-
-"$bin" --data-dir "$data" index sample-docs --quiet
-echo "model: $model"
-"$bin" --config "$config" --data-dir "$data" eval eval/llm-subset.jsonl \
-  --mode "$modes" --model "$model" --report "$report"
+echo "model: $model; modes: $modes; $per_set questions per set"
+mkdir -p "$out"
+status=0
+while IFS=$'\t' read -r name questions versioning set_modes documents exclude; do
+  mkdir -p "$out/$name" "$libs/$name"
+  if [ "$name" = "sample-docs" ]; then
+    python3 scripts/eval/subset.py eval/llm-subset.jsonl "$per_set" "$out/$name/subset.jsonl"
+  else
+    python3 scripts/eval/subset.py "$questions" "$per_set" "$out/$name/subset.jsonl"
+  fi
+  # The set's folders (as eval-all.sh writes them) plus the agent settings.
+  config="$out/$name/config.toml"
+  cp "$agent_config" "$config"
+  IFS='|' read -r -a docs <<< "$documents"
+  IFS='|' read -r -a excl <<< "$exclude"
+  globs=""
+  for e in "${excl[@]}"; do [ -n "$e" ] && globs+="\"$e\", "; done
+  for d in "${docs[@]}"; do
+    printf '\n[[folders]]\npath = "%s"\nversioning = "%s"\nexclude = [%s]\n' "$(realpath "$d")" "$versioning" "${globs%, }" >> "$config"
+  done
+  echo "== $name"
+  "$bin" --config "$config" --data-dir "$libs/$name/data" index --quiet "${docs[@]}" || true
+  if ! "$bin" --config "$config" --data-dir "$libs/$name/data" eval "$out/$name/subset.jsonl" \
+      --mode "$set_modes" --model "$model" --report "$out/$name"; then
+    status=1
+  fi
+done < <(python3 scripts/eval/sets.py eval/sets.toml "$sets" "$modes")
+python3 scripts/eval/combine.py "$out" || status=1
+exit "$status"

@@ -1,0 +1,28 @@
+#!/usr/bin/env python3
+"""Write a fixed subset of an evaluation set: N lines, evenly spaced within
+the answerable lines and within the abstain lines, in proportion to their
+shares (at least one abstain line when the set has any). The same file and
+N always give the same subset, in file order.
+
+Usage: subset.py SET.jsonl N OUT.jsonl
+"""
+import json
+import sys
+
+
+def spaced(xs, n):
+    return [xs[round(i * len(xs) / n)] for i in range(n)] if n and xs else []
+
+
+src, n, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+lines = [l for l in open(src, encoding="utf-8") if l.strip() and not l.lstrip().startswith("//")]
+abstain = [i for i, l in enumerate(lines) if json.loads(l)["expect"]["abstain"]]
+answerable = [i for i, l in enumerate(lines) if i not in set(abstain)]
+n = min(n, len(lines))
+k = min(len(abstain), max(1 if abstain and n > 1 else 0, round(n * len(abstain) / max(len(lines), 1))))
+if not answerable:
+    k = n
+picked = sorted(set(spaced(abstain, k)) | set(spaced(answerable, n - k)))
+with open(out, "w", encoding="utf-8") as f:
+    f.writelines(lines[i] for i in picked)
+print(f"{out}: {len(picked)} of {len(lines)} questions ({k} abstain)")
