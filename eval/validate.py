@@ -3,9 +3,9 @@
 
 Usage (from the repository root):
 
-    python3 eval/validate.py eval/sets.toml [-v]
+    python3 eval/validate.py eval/sets.toml [-v] [--sets a,b]
 
-For every [[set]] in the manifest this reads the question file and checks
+For every [[set]] in the manifest (or only those --sets names) this reads the question file and checks
 each line:
 
 - it parses as JSON and has `id`, `question`, `as_of` (YYYY-MM-DD) and
@@ -264,8 +264,16 @@ def check_set(root: Path, spec: dict) -> tuple[list[str], list[str], dict]:
 def main(argv: list[str]) -> int:
     verbose = "-v" in argv[1:]
     argv = [a for a in argv if a != "-v"]
+    only = None
+    if "--sets" in argv:
+        i = argv.index("--sets")
+        if i + 1 >= len(argv):
+            print("--sets needs a comma-separated list of set names", file=sys.stderr)
+            return 2
+        only = set(argv[i + 1].split(","))
+        del argv[i:i + 2]
     if len(argv) != 2:
-        print(__doc__.split("\n\n")[1].strip(), file=sys.stderr)
+        print("usage: python3 eval/validate.py eval/sets.toml [-v] [--sets a,b]", file=sys.stderr)
         return 2
     manifest = Path(argv[1]).resolve()
     root = manifest.parent.parent
@@ -280,11 +288,17 @@ def main(argv: list[str]) -> int:
         return 1
     all_problems: list[str] = []
     names = set()
+    unknown = sorted(only - {s.get("name") for s in sets}) if only else []
+    if unknown:
+        print(f"unknown set(s) {', '.join(unknown)}; the sets are {', '.join(s.get('name', '?') for s in sets)}")
+        return 1
     for spec in sets:
         name = spec.get("name", "?")
         if name in names:
             all_problems.append(f"duplicate set name {name!r}")
         names.add(name)
+        if only and name not in only:
+            continue
         problems, notes, stats = check_set(root, spec)
         all_problems += problems
         if stats:

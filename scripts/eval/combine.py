@@ -3,8 +3,10 @@
 self-contained HTML file (tables, the SVG plots inlined, and the questions
 answered wrongly or citing a stale source).
 
-Usage: combine.py OUT_DIR   (reads OUT_DIR/<set>/results.json and *.svg,
-writes OUT_DIR/index.html). Exits 1 when any set cited a stale source.
+Usage: combine.py OUT_DIR [SETS] [TITLE]   (reads OUT_DIR/<set>/results.json
+and *.svg for the comma-separated SETS, default every folder holding a
+results.json; writes OUT_DIR/index.html; TITLE names what wrote it).
+Exits 1 when any set cited a stale source or a named set has no results.
 """
 import html
 import json
@@ -109,14 +111,26 @@ def section(set_dir):
     for r in wrong:
         flag = " <b class='bad'>stale citation</b>" if r.get("stale_citation") else ""
         answer = html.escape(r.get("answer", "").replace("\n", " "))[:600]
-        out.append(f"<li><code>{html.escape(r['id'])}</code> ({html.escape(r['mode'])}){flag}: {answer}</li>")
+        asked = html.escape(r.get("question", ""))
+        expected = html.escape(r.get("expected", ""))
+        out.append(f"<li><code>{html.escape(r['id'])}</code> ({html.escape(r['mode'])}){flag}: <i>{asked}</i> "
+                   f"expected <b>{expected}</b>; answered: {answer}</li>")
     out.append("</ul></details>")
     return "\n".join(out), summaries, rankers
 
 
 def main():
     root = pathlib.Path(sys.argv[1])
-    sets = sorted(d for d in root.iterdir() if (d / "results.json").is_file())
+    named = [n for n in (sys.argv[2].split(",") if len(sys.argv) > 2 and sys.argv[2] else []) if n]
+    title = sys.argv[3] if len(sys.argv) > 3 else "scripts/eval-all.sh"
+    if named:
+        missing = [n for n in named if not (root / n / "results.json").is_file()]
+        if missing:
+            print(f"error: no results for {', '.join(missing)} under {root}", file=sys.stderr)
+        sets = [root / n for n in named if n not in missing]
+    else:
+        missing = []
+        sets = sorted(d for d in root.iterdir() if (d / "results.json").is_file())
     if not sets:
         sys.exit(f"no results.json under {root}")
     sections, overview, ranked = [], [], []
@@ -135,12 +149,25 @@ def main():
     when = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
     page = f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
 <title>Almirah evaluation</title><style>{STYLE}</style></head><body>
-<h1>Almirah evaluation</h1><p>Generated {when} by <code>scripts/eval-all.sh</code>. Stale-citation rate is judged against
-each set's <code>sources_none</code> (taken from the corpora's MANIFEST dates), never against the gate's own verdict.</p>
+<h1>Almirah evaluation</h1><p>Generated {when} by <code>{html.escape(title)}</code>. Stale-citation rate is judged against
+each set's <code>sources_none</code> (for <code>versions</code> taken from the corpora's MANIFEST dates and the RFCs'
+<code>Obsoletes:</code> headers; for <code>sample-docs</code> from the circulars' own supersession text), never against the gate's own verdict.</p>
+<details><summary>What the columns mean</summary><ul>
+<li><b>accuracy</b>: the answer holds at least one of the expected strings (<code>answer_any</code>) and none of the forbidden ones
+(<code>answer_none</code>); for an unanswerable question, the answer is the abstention.</li>
+<li><b>answer F1</b>, <b>EM</b>: SQuAD token F1 and exact match of the whole answer against the expected strings. Almirah answers in
+cited sentences, so EM is 0 on answerable questions; a correct abstention counts as a match (as in SQuAD 2.0), which is all EM measures here.</li>
+<li><b>R@5, R@10</b>: share of the gold sources (<code>sources_all</code>) among the first 5/10 documents the answer's searches admitted
+(several searches interleaved by rank). <b>retrieval coverage</b>: share of questions whose gold sources were all admitted.</li>
+<li><b>citation precision</b>: share of citations that point to a gold source. <b>stale-citation rate</b>: share of answers citing a
+<code>sources_none</code> file. <b>abstention P / R</b>: of the abstentions, the share that should have abstained / of the
+questions that should be abstained on, the share abstained.</li>
+<li><b>model calls</b>: calls to the answering model (the builtin one too); <b>tool calls</b>: searches and table look-ups;
+<b>calls on simple questions</b>: model plus tool calls on the questions the router sends down the classic path;
+<b>tokens</b>: prompt plus completion tokens a real model reported (0 for the builtin model).</li>
+<li><b>Rankers alone</b>: one search per question with BM25, vectors or both fused (RRF); recall@k and nDCG@10 over distinct documents.</li>
+</ul></details>
 <h2>Answering</h2>
-<p>Accuracy: every expected string present and no forbidden one (or the abstention when expected). EM: SQuAD exact match of the
-whole answer (Almirah answers in cited sentences, so EM is near 0 by construction; F1 and accuracy are the fair measures).
-R@10: recall of the gold sources among the documents the answer's searches admitted.</p>
 {rows}
 {''.join(sections)}
 </body></html>"""
@@ -149,6 +176,7 @@ R@10: recall of the gold sources among the documents the answer's searches admit
     stale = [f"{s['set']} ({s['mode']}): {s['stale_citation_rate']:.3f}" for s in overview if s["stale_citation_rate"] > 0]
     if stale:
         print("error: stale citations (judged against sources_none): " + ", ".join(stale), file=sys.stderr)
+    if stale or missing:
         sys.exit(1)
 
 

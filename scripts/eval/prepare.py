@@ -163,6 +163,10 @@ def main() -> int:
     ap.add_argument("--questions", type=Path, default=root / "eval")
     args = ap.parse_args()
     qa = args.corpora / "qa_multihop"
+    if not qa.is_dir():
+        print(f"error: {qa} not found (set --corpora to the shared corpora folder)", file=sys.stderr)
+        return 1
+    args.questions.mkdir(parents=True, exist_ok=True)
     try:
         hotpotqa(qa / "hotpotqa", args.data, args.questions)
         musique(qa / "musique", args.data, args.questions)

@@ -82,3 +82,15 @@ fn hotpotqa_rankers_and_classic_answers_are_scored_against_the_gold_paragraphs()
         assert!(report.join(f).metadata().unwrap().len() > 100, "{f}");
     }
 }
+
+#[test]
+fn an_empty_library_is_an_error_not_a_score_of_zero() {
+    let lib = common::Library::hash(64);
+    let set = repo().join("eval/hindi.jsonl");
+    let out = lib.run(&["eval", set.to_str().unwrap(), "--mode", "bm25"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("the library is empty"), "{err}");
+    let out = lib.run(&["eval", set.to_str().unwrap(), "--mode", "fast"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("rankers scored alone: bm25, vector, hybrid"));
+}

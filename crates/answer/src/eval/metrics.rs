@@ -15,6 +15,10 @@ pub struct QuestionResult {
     pub id: String,
     /// Mode it ran in.
     pub mode: String,
+    /// The question asked.
+    pub question: String,
+    /// What a right answer holds: one of `answer_any`, or "(abstain)".
+    pub expected: String,
     /// The answer text.
     pub answer: String,
     /// Correct: expected strings present, forbidden ones absent, abstention as expected.
@@ -106,6 +110,8 @@ pub fn score(item: &EvalItem, answer: &Answer, mode: &str) -> QuestionResult {
     QuestionResult {
         id: item.id.clone(),
         mode: mode.to_string(),
+        question: item.question.clone(),
+        expected: if e.abstain { "(abstain)".into() } else { e.answer_any.join(" | ") },
         answer: answer.text.clone(),
         correct,
         f1,

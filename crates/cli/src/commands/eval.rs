@@ -4,6 +4,7 @@
 //! score the answer; rankers (`bm25`, `vector`, `hybrid`) only search, and
 //! score the ranked documents against `sources_all` (recall@5/@10, nDCG@10).
 
+use std::io::IsTerminal;
 use std::path::Path;
 use std::process::ExitCode;
 use std::str::FromStr;
@@ -48,6 +49,13 @@ fn parse_modes(names: &[String]) -> Result<Modes> {
     Ok(modes)
 }
 
+/// One progress line, rewritten in place on a terminal; nothing in a log.
+fn progress(what: &str, i: usize, total: usize, id: &str) {
+    if std::io::stderr().is_terminal() {
+        eprint!("\r{what}: {}/{total} {id}\x1b[K", i + 1);
+    }
+}
+
 fn today_of(item: &EvalItem) -> NaiveDate {
     item.as_of
         .as_deref()
@@ -72,6 +80,9 @@ pub fn run(
     }
     if items.is_empty() {
         bail!("{} holds no questions", set.display());
+    }
+    if engine.status()?.chunks == 0 {
+        bail!("the library is empty: index the set's documents first (almirah index <folder>)");
     }
     let (mut results, mut summaries) = (Vec::new(), Vec::new());
     for mode in &modes.answering {
@@ -102,7 +113,7 @@ fn answer_all(
 ) -> Result<Vec<QuestionResult>> {
     let mut out = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
-        eprint!("\r{mode}: {}/{} {}", i + 1, items.len(), item.id);
+        progress(&mode.to_string(), i, items.len(), &item.id);
         let answer = almirah_answer::mode::answer(
             engine,
             answering.model.clone(),
@@ -114,13 +125,15 @@ fn answer_all(
         )?;
         out.push(eval::score(item, &answer, &mode.to_string()));
     }
-    eprintln!();
+    eprintln!("{mode}: {} questions answered", out.len());
     Ok(out)
 }
 
 /// Search each question with one ranker alone and score the ranked
 /// documents; questions without `sources_all` are skipped. Vector search
 /// keeps every similarity (no 0.25 floor) so the ranker itself is measured.
+/// One untimed search first warms the caches (memory maps, the embedder), so
+/// the first question's time is not a cold start.
 fn rank_all(engine: &Engine, items: &[EvalItem], name: &str, mode: SearchMode) -> Result<Vec<RetrievalResult>> {
     let base = engine.config().search;
     let opts = SearchOptions {
@@ -130,16 +143,20 @@ fn rank_all(engine: &Engine, items: &[EvalItem], name: &str, mode: SearchMode) -
         min_similarity: if mode == SearchMode::Vector { 0.0 } else { base.min_similarity },
         ..base
     };
+    engine.search(&items[0].question, &opts, engine.as_of(None, None), 0)?;
     let mut out = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
-        eprint!("\r{name}: {}/{} {}", i + 1, items.len(), item.id);
+        progress(name, i, items.len(), &item.id);
         let started = Instant::now();
         let found = engine.search(&item.question, &opts, engine.as_of(Some(today_of(item)), None), 0)?;
         let ms = started.elapsed().as_secs_f64() * 1000.0;
         let documents = dedup_documents(found.results.hits.iter().map(|h| h.path.as_str()));
         out.extend(RetrievalResult::new(&item.id, name, documents, &item.expect.sources_all, ms));
     }
-    eprintln!();
+    eprintln!("{name}: {} questions with gold sources ranked", out.len());
+    if out.is_empty() {
+        bail!("no question has sources_all: nothing to score the {name} ranker against");
+    }
     Ok(out)
 }
 
