@@ -1,28 +1,39 @@
 #!/usr/bin/env bash
-# Run every evaluation set of eval/sets.toml with the builtin models and
+# Run the evaluation sets of eval/sets.toml with the builtin models and
 # write one combined report: OUT/index.html (a single file: tables and plots
-# inlined), plus per set OUT/<set>/{report.md,results.json,*.svg}.
+# inlined) covering the sets of this run, plus per set
+# OUT/<set>/{report.md,results.json,*.svg}.
 # Each set is indexed into its own library under OUT/libs (kept between
-# runs: re-running only re-indexes changed files).
-# The generated sets (HotpotQA, MuSiQue, SciFact) are written first by
-# scripts/eval/prepare.py from ../shared/corpora/qa_multihop.
+# runs: re-running only re-indexes changed files). The generated sets
+# (HotpotQA, MuSiQue, SciFact) are written first by scripts/eval/prepare.py
+# from ../shared/corpora/qa_multihop, when one of them is selected.
 # Each set runs its own `modes` from eval/sets.toml (answering modes
 # classic/agent/auto, rankers bm25/vector/hybrid); --modes narrows them.
+# Paths are relative to the repository root. Exit 1 when a set fails to
+# index or evaluate, or any answer cites a stale source.
 # Usage: scripts/eval-all.sh [--sets a,b] [--modes classic,agent,auto,bm25,vector,hybrid] [--out DIR] [--bin ALMIRAH]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+usage="usage: $0 [--sets a,b] [--modes classic,agent,auto,bm25,vector,hybrid] [--out DIR] [--bin ALMIRAH]"
 sets="" modes="" out="target/eval-all" bin=""
 while [ $# -gt 0 ]; do
   case "$1" in
-    --sets) sets="$2"; shift 2 ;;
-    --modes) modes="$2"; shift 2 ;;
-    --out) out="$2"; shift 2 ;;
-    --bin) bin="$2"; shift 2 ;;
-    *) echo "usage: $0 [--sets a,b] [--modes classic,agent,auto,bm25,vector,hybrid] [--out DIR] [--bin ALMIRAH]" >&2; exit 2 ;;
+    --sets) sets="${2:?$usage}"; shift 2 ;;
+    --modes) modes="${2:?$usage}"; shift 2 ;;
+    --out) out="${2:?$usage}"; shift 2 ;;
+    --bin) bin="${2:?$usage}"; shift 2 ;;
+    *) echo "$usage" >&2; exit 2 ;;
   esac
 done
-python3 scripts/eval/prepare.py >/dev/null
-python3 eval/validate.py eval/sets.toml
+selected="$(python3 scripts/eval/sets.py eval/sets.toml "$sets" "$modes")"
+if [ -z "$selected" ]; then
+  echo "error: no set left to run (sets: ${sets:-all}; modes: ${modes:-as in eval/sets.toml})" >&2
+  exit 2
+fi
+if cut -f4 <<< "$selected" | grep -qx yes; then
+  python3 scripts/eval/prepare.py >/dev/null
+fi
+python3 eval/validate.py eval/sets.toml --sets "$(cut -f1 <<< "$selected" | paste -sd, -)"
 if [ -z "$bin" ]; then
   scripts/fetch-models.sh >/dev/null
   cargo build --release --locked -q -p almirah-cli
@@ -30,10 +41,12 @@ if [ -z "$bin" ]; then
 fi
 mkdir -p "$out/libs"
 status=0
-while IFS=$'\t' read -r name questions versioning set_modes documents exclude; do
+ran=()
+while IFS=$'\t' read -r name questions versioning generated set_modes documents exclude; do
   echo "== $name ($(wc -l < "$questions") questions; modes $set_modes)"
   lib="$out/libs/$name"
   mkdir -p "$lib"
+  rm -f "$out/$name/results.json"
   config="$lib/config.toml"
   : > "$config"
   IFS='|' read -r -a docs <<< "$documents"
@@ -43,10 +56,20 @@ while IFS=$'\t' read -r name questions versioning set_modes documents exclude; d
   for d in "${docs[@]}"; do
     printf '[[folders]]\npath = "%s"\nversioning = "%s"\nexclude = [%s]\n\n' "$(realpath "$d")" "$versioning" "${globs%, }" >> "$config"
   done
-  "$bin" --config "$config" --data-dir "$lib/data" index --quiet "${docs[@]}" || true
+  # Exit 2 means some files could not be indexed (listed above): the set still runs.
+  rc=0
+  "$bin" --config "$config" --data-dir "$lib/data" index --quiet "${docs[@]}" || rc=$?
+  if [ "$rc" -ne 0 ] && [ "$rc" -ne 2 ]; then
+    echo "error: indexing $name failed (exit $rc); skipping it" >&2
+    status=1
+    continue
+  fi
   if ! "$bin" --config "$config" --data-dir "$lib/data" eval "$questions" --mode "$set_modes" --report "$out/$name"; then
     status=1
   fi
-done < <(python3 scripts/eval/sets.py eval/sets.toml "$sets" "$modes")
-python3 scripts/eval/combine.py "$out" || status=1
+  ran+=("$name")
+done <<< "$selected"
+if [ "${#ran[@]}" -gt 0 ]; then
+  python3 scripts/eval/combine.py "$out" "$(IFS=,; echo "${ran[*]}")" "scripts/eval-all.sh" || status=1
+fi
 exit "$status"
