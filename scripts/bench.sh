@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs Almirah's benchmark: ingest throughput (18F handbook, built-in vs hash
+# Runs Almirah's benchmark: ingest throughput (18F + Sourcegraph handbooks, built-in vs hash
 # embedder, and the Python reference pipeline on the same files), hybrid/BM25/vector query latency at 10k and 100k chunks, vector
 # recall vs exact cosine (exact scan and arroy) at 10k and 100k vectors next
 # to Chroma measured in the same run on the same vectors, multi-hop retrieval recall (HotpotQA,
@@ -16,7 +16,8 @@
 # target/eval-llm (scripts/eval-llm.sh: tokens of a real model) when present.
 # Usage: scripts/bench.sh [--quick] [other almirah-bench flags, see --help]
 #   one part only: scripts/bench.sh --parts watch --out bench-out/bench-watch.json
-# The full run takes roughly 20-35 minutes on 2 cores; --quick a few minutes.
+# The full run takes roughly 45 minutes on 2 cores (ingest 12, vectors 10,
+# latency 8, multihop 7, watch 5, agent cost 1); --quick a few minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -1,5 +1,7 @@
-//! Part 1: ingest throughput over a copy of the 18F handbook pages, with the
-//! built-in embedder and with the hash embedder (no embedding cost).
+//! Part 1: ingest throughput over a copy of the 18F and Sourcegraph
+//! handbooks (523 Markdown files), with the built-in embedder and with the
+//! hash embedder (no embedding cost), next to the Python reference pipeline
+//! on the same copy.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -148,17 +150,27 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
     Ok(())
 }
 
+/// The two staff handbooks part 1 indexes: (folder name in the copy, corpus folder).
+const SOURCES: [(&str, &str); 2] =
+    [("handbook_18f", "handbook_18f/pages"), ("handbook_sourcegraph", "handbook_sourcegraph/content")];
+
 /// Run part 1.
 ///
 /// # Errors
 /// I/O, engine and embedder errors.
 pub fn run(opts: &Options) -> Result<IngestResult> {
-    let source = opts.corpora.join("handbook_18f/pages");
     let work = opts.tempdir("ingest")?;
-    let docs = work.path().join("pages");
-    let limit = if opts.quick { 40 } else { usize::MAX };
-    let files_in_copy = copy_tree(&source, &docs, limit)?;
-    eprintln!("part 1: ingest of {files_in_copy} files from {}", source.display());
+    let docs = work.path().join("handbooks");
+    let limit = if opts.quick { 20 } else { usize::MAX };
+    let mut files_in_copy = 0;
+    let mut sources = Vec::new();
+    for (name, folder) in SOURCES {
+        let source = opts.corpora.join(folder);
+        files_in_copy += copy_tree(&source, &docs.join(name), limit)?;
+        sources.push(source.display().to_string());
+    }
+    let source = sources.join(" + ");
+    eprintln!("part 1: ingest of {files_in_copy} files from {source}");
     let (builtin, engine) = index_folder(
         &docs,
         &work.path().join("lib-builtin"),
@@ -189,15 +201,7 @@ pub fn run(opts: &Options) -> Result<IngestResult> {
         }
         None => None,
     };
-    Ok(IngestResult {
-        source: source.display().to_string(),
-        files_in_copy,
-        builtin,
-        hash,
-        speedup_without_embedding,
-        reference,
-        query,
-    })
+    Ok(IngestResult { source, files_in_copy, builtin, hash, speedup_without_embedding, reference, query })
 }
 
 /// The questions of `eval/handbooks.jsonl` (20 with `quick`).

@@ -185,9 +185,16 @@ fn retrieval_bars(path: &Path, summaries: &[RetrievalSummary]) -> Result<(), Rep
         .margin(16)
         .x_label_area_size(40)
         .y_label_area_size(50)
-        .build_cartesian_2d(0.0..n, 0.0..1.05)
+        .build_cartesian_2d(0.0..n, 0.0..1.3)
         .map_err(plot_err)?;
-    chart.configure_mesh().x_labels(0).disable_x_mesh().y_desc("score").draw().map_err(plot_err)?;
+    chart
+        .configure_mesh()
+        .x_labels(0)
+        .disable_x_mesh()
+        .y_max_light_lines(1)
+        .y_desc("score")
+        .draw()
+        .map_err(plot_err)?;
     let names = summaries
         .iter()
         .enumerate()
@@ -209,6 +216,12 @@ fn retrieval_bars(path: &Path, summaries: &[RetrievalSummary]) -> Result<(), Rep
             .label(name)
             .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], colour.filled()));
     }
-    chart.configure_series_labels().border_style(BLACK).background_style(WHITE).draw().map_err(plot_err)?;
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .border_style(BLACK)
+        .background_style(WHITE)
+        .draw()
+        .map_err(plot_err)?;
     root.present().map_err(plot_err)
 }
