@@ -50,12 +50,7 @@ while IFS=$'\t' read -r name questions versioning generated set_modes documents 
   config="$lib/config.toml"
   : > "$config"
   IFS='|' read -r -a docs <<< "$documents"
-  IFS='|' read -r -a excl <<< "$exclude"
-  globs=""
-  for e in "${excl[@]}"; do [ -n "$e" ] && globs+="\"$e\", "; done
-  for d in "${docs[@]}"; do
-    printf '[[folders]]\npath = "%s"\nversioning = "%s"\nexclude = [%s]\n\n' "$(realpath "$d")" "$versioning" "${globs%, }" >> "$config"
-  done
+  python3 scripts/eval/folders.py eval/sets.toml "$name" >> "$config"
   # Exit 2 means some files could not be indexed (listed above): the set still runs.
   rc=0
   "$bin" --config "$config" --data-dir "$lib/data" index --quiet "${docs[@]}" || rc=$?

@@ -80,12 +80,7 @@ while IFS=$'\t' read -r name questions versioning generated set_modes documents 
   config="$out/$name/config.toml"
   cp "$agent_config" "$config"
   IFS='|' read -r -a docs <<< "$documents"
-  IFS='|' read -r -a excl <<< "$exclude"
-  globs=""
-  for e in "${excl[@]}"; do [ -n "$e" ] && globs+="\"$e\", "; done
-  for d in "${docs[@]}"; do
-    printf '\n[[folders]]\npath = "%s"\nversioning = "%s"\nexclude = [%s]\n' "$(realpath "$d")" "$versioning" "${globs%, }" >> "$config"
-  done
+  python3 scripts/eval/folders.py eval/sets.toml "$name" >> "$config"
   echo "== $name"
   rc=0
   "$bin" --config "$config" --data-dir "$libs/$name/data" index --quiet "${docs[@]}" > "$out/$name/index.log" || rc=$?
