@@ -4,7 +4,7 @@ use std::path::Path;
 
 use almirah_answer::classic::Answer;
 use almirah_answer::trace::{Step, Trace};
-use almirah_core::gated::DocView;
+use almirah_core::read::DocView;
 use almirah_core::{FileProblem, IngestReport};
 use serde::Serialize;
 
@@ -107,7 +107,7 @@ pub fn document(d: &DocView, inbox: &Path) -> DocumentRow {
     );
     let value_of = |name: &str| fields.iter().find(|f| f.name == name).map(|f| f.value.clone()).unwrap_or_default();
     DocumentRow {
-        id: d.id,
+        id: d.id.get(),
         key: d.key.clone(),
         title: d.title.clone(),
         path: d.path.clone(),
@@ -117,9 +117,9 @@ pub fn document(d: &DocView, inbox: &Path) -> DocumentRow {
         session: value_of("session"),
         effective_from: m.in_force_from().map(|d| d.to_string()).unwrap_or_default(),
         effective_until: value_of("effective_until"),
-        status: d.statuses.first().cloned().unwrap_or_else(|| "current".into()),
-        statuses: d.statuses.clone(),
-        reason: d.reason.clone(),
+        status: d.statuses.first().map_or_else(|| "current".into(), |s| s.to_string()),
+        statuses: d.statuses.iter().map(|s| s.to_string()).collect(),
+        reason: d.reason.to_string(),
         superseded_by: d.superseded_by.clone(),
         chunks: d.chunks as u64,
         overrides: d.overrides.keys().cloned().collect(),
@@ -190,7 +190,7 @@ pub fn answer(a: &Answer, resolved: &str, section_of: &dyn Fn(&str) -> Option<St
             file_name: file_name(&c.path),
             section: section_of(&c.key),
             pages: pages(c.pages),
-            status: c.status.clone(),
+            status: c.status.to_string(),
         });
     }
     let withheld: Vec<WithheldView> = a

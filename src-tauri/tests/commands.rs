@@ -201,6 +201,28 @@ fn ask_cites_the_current_circular_notes_the_withheld_one_and_resolves_a_follow_u
 }
 
 #[test]
+fn read_source_refuses_a_withheld_key_with_its_reason_and_a_hidden_key_like_an_unknown_one() {
+    let h = harness();
+    let hidden =
+        "---\ntitle: Salary bands\naudience: [hr-only]\n---\n# Salary bands\n\nBand A pays Rs 9,40,000 a year.\n";
+    std::fs::write(h.dir.path().join("policies/salary-bands.md"), hidden).unwrap();
+    h.sync();
+    let (kind, message) = h.err("read_source", json!({ "key": "circular-09@2024-25::p1#1", "asOf": "2026-11-29" }));
+    assert_eq!(kind, "not-found");
+    assert!(message.contains("superseded by circular-14@2026-27"), "{message}");
+    let hidden_key = "salary-bands::salary-bands#1";
+    let unknown_key = "salary-bandz::salary-bands#1";
+    let as_hidden = h.err("read_source", json!({ "key": hidden_key, "asOf": null }));
+    let as_unknown = h.err("read_source", json!({ "key": unknown_key, "asOf": null }));
+    assert_eq!(
+        (as_hidden.0, as_hidden.1.replace(hidden_key, "K")),
+        (as_unknown.0, as_unknown.1.replace(unknown_key, "K"))
+    );
+    let docs = h.ok("list_documents", json!({ "asOf": null }));
+    assert!(!docs.to_string().contains("salary"), "a hidden document is listed: {docs}");
+}
+
+#[test]
 fn folders_overrides_and_settings_succeed_or_fail_with_a_kind() {
     let h = harness();
     h.sync();

@@ -5,9 +5,9 @@
 
 use std::time::Instant;
 
-use almirah_core::Engine;
-use almirah_core::freshness::AsOf;
-use almirah_core::gated::GatedResults;
+use almirah_core::freshness::{AsOf, StatusLabel};
+use almirah_core::read::{CitationCheck, GatedResults, WithheldHit};
+use almirah_core::{Reader, Snapshot};
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 
@@ -43,8 +43,13 @@ pub struct Citation {
     pub path: String,
     /// Pages.
     pub pages: Option<(u32, u32)>,
-    /// Gate status at the answer's as-of (always `current`).
-    pub status: String,
+    /// The gate's status of the cited chunk at the answer's as-of, checked
+    /// again when the answer is composed (only `current` is ever cited).
+    pub status: StatusLabel,
+    /// The gate's mark on the document ("a newer version exists but could
+    /// not be read: …").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 /// An answer.
@@ -87,14 +92,14 @@ impl<F: Fn(&str)> Status for F {
 /// # Errors
 /// Storage and embedder errors.
 pub fn ask(
-    engine: &Engine,
+    reader: &Reader<'_>,
     model: &dyn ChatModel,
     question: &str,
     today: NaiveDate,
     status: &dyn Status,
 ) -> almirah_core::Result<Answer> {
     let started = Instant::now();
-    let Prepared { route, as_of, mut trace, label } = prepare(engine, question, today);
+    let Prepared { route, as_of, mut trace, label } = prepare(reader, question, today);
     if route.label == RouteLabel::ChitChat {
         trace.stop_reason = StopReason::ChitChat;
         trace.total_ms = started.elapsed().as_secs_f64() * 1000.0;
@@ -115,12 +120,13 @@ pub fn ask(
         _ => vec![question.to_string()],
     };
     let hops = route.label == RouteLabel::MultiHop;
+    let snapshot = reader.snapshot(as_of)?;
     let mut run = Run::default();
     let mut answers: Vec<String> = Vec::new();
     for template in queries.iter().take(if hops { crate::plan::MAX_HOPS } else { 4 }) {
         let Some(query) = crate::plan::fill(template, &answers) else { break };
         status.line(&format!("Searching: {query}"));
-        let results = search(engine, &query, as_of, &mut trace)?;
+        let results = search(&snapshot, &query, &mut trace)?;
         let evidence: Vec<Evidence> = results.results.hits.iter().take(EVIDENCE_K).map(Evidence::from).collect();
         let draft = draft_and_verify(model, &query, &evidence, &mut trace);
         if hops {
@@ -133,7 +139,7 @@ pub fn ask(
         run.add(draft, evidence, &results);
     }
     let last_results = run.results.clone().unwrap_or_else(|| GatedResults::empty(as_of));
-    let mut answer = compose(question, &run.draft, &run.evidence, run.withheld.clone(), as_of, label, trace);
+    let mut answer = compose(question, &run.draft, &run.evidence, run.withheld.clone(), &snapshot, label, trace)?;
     if let Some(error) = provider_error(&answer.trace) {
         // Never report a model that could not be reached as "not in the documents".
         answer.text = format!("Could not answer: the chat model {} failed ({error}).", model.id());
@@ -163,17 +169,18 @@ pub(crate) struct Prepared {
 /// Route `question` and set its as-of date and session in code: today, or,
 /// when the router finds a past session or date in the question, that time
 /// (ARCHITECTURE §2).
-pub(crate) fn prepare(engine: &Engine, question: &str, today: NaiveDate) -> Prepared {
-    let route = router::route(question, today, engine.config().session_start_month);
+pub(crate) fn prepare(reader: &Reader<'_>, question: &str, today: NaiveDate) -> Prepared {
+    let settings = reader.settings();
+    let route = router::route(question, today, settings.session_start_month);
     let mut trace =
         Trace { steps: Vec::new(), stop_reason: StopReason::Answered, total_ms: 0.0, model_calls: 0, tool_calls: 0 };
     let label = serde_json::to_value(route.label).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default();
     trace.steps.push(Step::Route { label: label.clone(), reason: route.reason.clone() });
-    let month = engine.config().session_start_month;
+    let month = settings.session_start_month;
     let as_of = match (route.session, route.as_of) {
         (Some(session), _) => AsOf::for_session(session, today, month),
         (None, Some(date)) => AsOf { historical: true, ..AsOf::at(date, None, month) },
-        (None, None) => AsOf::at(today, engine.config().session_override, month),
+        (None, None) => AsOf::at(today, settings.session_override, month),
     };
     Prepared { route, as_of, trace, label }
 }
@@ -209,9 +216,11 @@ impl Run {
     }
 }
 
-fn search(engine: &Engine, query: &str, as_of: AsOf, trace: &mut Trace) -> almirah_core::Result<GatedResults> {
-    let opts = almirah_core::SearchOptions { k: EVIDENCE_K + 2, ..engine.config().search };
-    let results = engine.search(query, &opts, as_of, engine.config().withheld_notes)?;
+fn search(snapshot: &Snapshot<'_>, query: &str, trace: &mut Trace) -> almirah_core::Result<GatedResults> {
+    let settings = snapshot.settings();
+    let opts = almirah_core::SearchOptions { k: EVIDENCE_K + 2, ..settings.search };
+    let results = snapshot.search(query, &opts, settings.withheld_notes, &Default::default())?;
+    let as_of = snapshot.as_of();
     trace.tool_calls += 1;
     let hits = results
         .results
@@ -226,7 +235,7 @@ fn search(engine: &Engine, query: &str, as_of: AsOf, trace: &mut Trace) -> almir
             key: w.hit.key.clone(),
             path: w.hit.path.clone(),
             score: w.hit.score,
-            verdict: format!("withheld: {}", w.reason),
+            verdict: w.hit.verdict.to_string(),
         })
         .collect();
     trace.steps.push(Step::Search {
@@ -282,46 +291,74 @@ fn draft_and_verify(model: &dyn ChatModel, question: &str, evidence: &[Evidence]
 }
 
 /// The answer text with `[key]` marks, its citations and the withheld notes.
+/// Every cited key is checked again against the snapshot's gate: a sentence
+/// citing anything that is not admissible (withheld, hidden, unknown) is
+/// dropped and counted, and each citation's status and mark come from the
+/// gate.
+///
+/// # Errors
+/// [`almirah_core::Error::SnapshotExpired`]; storage errors.
 pub(crate) fn compose(
     question: &str,
     draft: &Draft,
     evidence: &[Evidence],
     withheld: Vec<String>,
-    as_of: AsOf,
+    snapshot: &Snapshot<'_>,
     route: String,
     trace: Trace,
-) -> Answer {
+) -> almirah_core::Result<Answer> {
+    let as_of = snapshot.as_of();
     let mut text = Vec::new();
     let mut citations: Vec<Citation> = Vec::new();
+    let mut dropped = draft.dropped;
     for (sentence, keys) in &draft.sentences {
+        let Some(checked) = recheck(keys, evidence, snapshot)? else {
+            dropped += 1;
+            continue;
+        };
         let marks: String = keys.iter().map(|k| format!(" [{k}]")).collect();
         text.push(format!("{}{marks}", sentence.trim()));
-        for k in keys {
-            if citations.iter().any(|c| &c.key == k) {
-                continue;
-            }
-            if let Some(ev) = evidence.iter().find(|e| &e.key == k) {
-                citations.push(Citation {
-                    key: k.clone(),
-                    title: ev.title.clone(),
-                    path: ev.path.clone(),
-                    pages: ev.pages,
-                    status: "current".into(),
-                });
+        for c in checked {
+            if !citations.iter().any(|x| x.key == c.key) {
+                citations.push(c);
             }
         }
     }
-    if draft.dropped > 0 {
-        text.push(format!(
-            "({} claim(s) could not be verified against the documents and were left out.)",
-            draft.dropped
-        ));
+    if dropped > 0 {
+        text.push(format!("({dropped} claim(s) could not be verified against the documents and were left out.)"));
     }
     let mut body = text.join(" ");
     if as_of.historical && !citations.is_empty() {
         body = format!("As of {} (session {}): {body}", as_of.date, as_of.session);
     }
-    Answer { question: question.into(), text: body, citations, withheld, as_of, route, abstained: false, trace }
+    Ok(Answer { question: question.into(), text: body, citations, withheld, as_of, route, abstained: false, trace })
+}
+
+/// The citations of one sentence, or `None` when any cited key was not
+/// retrieved this run or is not admissible in the snapshot now.
+fn recheck(
+    keys: &[String],
+    evidence: &[Evidence],
+    snapshot: &Snapshot<'_>,
+) -> almirah_core::Result<Option<Vec<Citation>>> {
+    let mut out = Vec::with_capacity(keys.len());
+    for k in keys {
+        let Some(ev) = evidence.iter().find(|e| &e.key == k) else { return Ok(None) };
+        let CitationCheck::Admitted { mark } = snapshot.check_citation(k)? else { return Ok(None) };
+        out.push(citation(k, ev, mark));
+    }
+    Ok(Some(out))
+}
+
+fn citation(key: &str, ev: &Evidence, mark: Option<String>) -> Citation {
+    Citation {
+        key: key.to_string(),
+        title: ev.title.clone(),
+        path: ev.path.clone(),
+        pages: ev.pages,
+        status: StatusLabel::Current,
+        note: mark,
+    }
 }
 
 /// Cosine similarity (all-MiniLM-L6-v2 scale) below which a withheld chunk
@@ -337,8 +374,8 @@ pub fn withheld_notes(results: &GatedResults) -> Vec<String> {
     let top_cos = hits.iter().filter_map(|h| h.vector.map(|r| r.score)).fold(0.0f32, f32::max);
     // A withheld chunk only bears on the question if it is about it at all
     // (cosine ≥ MIN_NOTE_COSINE), not merely the best of the withheld ones.
-    let about = |w: &almirah_core::gated::WithheldHit| w.hit.vector.is_none_or(|r| r.score >= MIN_NOTE_COSINE);
-    let relevant = |w: &&almirah_core::gated::WithheldHit| {
+    let about = |w: &WithheldHit| w.hit.vector.is_none_or(|r| r.score >= MIN_NOTE_COSINE);
+    let relevant = |w: &&WithheldHit| {
         about(w)
             && (hits.is_empty()
                 || w.hit.bm25.is_some_and(|r| r.score >= 0.6 * top_bm25)
@@ -373,8 +410,7 @@ pub(crate) fn only_withheld_message(
     if results.results.hits.iter().any(|h| h.bm25.is_some_and(|r| r.score >= 0.6 * w_bm25)) {
         return None;
     }
-    let session = w.reason.split("other session ").nth(1).and_then(|s| s.split_whitespace().next());
-    Some(match session {
+    Some(match w.reason.other_session() {
         Some(s) => format!("Only the {s} {} covers this; no {} version was found.", w.hit.title, as_of.session),
         None => format!("Only {} covers this, and it is not in force ({}).", w.hit.title, w.reason),
     })

@@ -39,7 +39,7 @@ impl From<&Hit> for Evidence {
             text: h.text.clone(),
             score: h.score,
             table_row: h.kind == almirah_core::extract::FileKind::Csv,
-            note: h.verdict.strip_prefix("admissible; ").map(str::to_string),
+            note: h.verdict.mark().map(str::to_string),
         }
     }
 }

@@ -6,7 +6,7 @@
 use std::str::FromStr;
 use std::sync::Arc;
 
-use almirah_core::Engine;
+use almirah_core::Reader;
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 
@@ -56,7 +56,7 @@ impl std::fmt::Display for Mode {
 /// # Errors
 /// Storage and embedder errors.
 pub fn answer(
-    engine: &Engine,
+    reader: &Reader<'_>,
     model: Arc<dyn ChatModel>,
     question: &str,
     today: NaiveDate,
@@ -68,13 +68,13 @@ pub fn answer(
         Mode::Classic => false,
         Mode::Agent => true,
         Mode::Auto => {
-            let route = router::route(question, today, engine.config().session_start_month);
+            let route = router::route(question, today, reader.settings().session_start_month);
             matches!(route.label, RouteLabel::MultiPart | RouteLabel::MultiHop)
         }
     };
     if use_agent {
-        agent::ask_agent(engine, model, question, today, status, cfg)
+        agent::ask_agent(reader, model, question, today, status, cfg)
     } else {
-        classic::ask(engine, model.as_ref(), question, today, status)
+        classic::ask(reader, model.as_ref(), question, today, status)
     }
 }

@@ -22,7 +22,7 @@ const HYDERABAD: &str = "I have a 3-day audit in Hyderabad and want to stay 2 ex
 const FEE: &str = "What is the MTech fee, and is hostel still free on the north-east scholarship?";
 
 fn run(model: Arc<dyn ChatModel>, q: &str, cfg: &AgentConfig) -> Answer {
-    ask_agent(engine(), model, q, today(), &|_: &str| {}, cfg).unwrap()
+    ask_agent(&engine().reader(), model, q, today(), &|_: &str| {}, cfg).unwrap()
 }
 
 fn builtin(q: &str) -> Answer {

@@ -15,7 +15,7 @@ use almirah_answer::classic::{ABSTAIN, Answer, ask};
 use common::{cites, engine, today};
 
 fn answer(q: &str) -> Answer {
-    ask(engine(), &BuiltinModel::default(), q, today(), &|_: &str| {}).unwrap()
+    ask(&engine().reader(), &BuiltinModel::default(), q, today(), &|_: &str| {}).unwrap()
 }
 
 #[test]
@@ -112,7 +112,7 @@ fn the_sample_evaluation_set_runs_with_no_stale_citation() {
         .iter()
         .map(|item| {
             let today = NaiveDate::parse_from_str(item.as_of.as_deref().unwrap(), "%Y-%m-%d").unwrap();
-            let a = ask(engine(), &model, &item.question, today, &|_: &str| {}).unwrap();
+            let a = ask(&engine().reader(), &model, &item.question, today, &|_: &str| {}).unwrap();
             almirah_answer::eval::score(item, &a, "classic")
         })
         .collect();
@@ -148,7 +148,8 @@ fn overtime_pay_cap_on_the_real_18f_versions() {
     let engine = Engine::open(cfg).unwrap();
     engine.index(&[corpus], &NoProgress, &AtomicBool::new(false)).unwrap();
     let today = NaiveDate::from_ymd_opt(2026, 11, 29).unwrap();
-    let a = ask(&engine, &BuiltinModel::default(), "What is the overtime pay cap?", today, &|_: &str| {}).unwrap();
+    let a =
+        ask(&engine.reader(), &BuiltinModel::default(), "What is the overtime pay cap?", today, &|_: &str| {}).unwrap();
     assert!(a.text.contains("$191,900"), "{}", a.text);
     assert!(a.citations.iter().all(|c| c.key.starts_with("overtime@2024-12-11")), "{:?}", a.citations);
     assert!(!a.text.contains("$176,300") && !a.text.contains("$183,500"));

@@ -7,11 +7,11 @@ use std::time::{Duration, Instant};
 
 use almirah_core::search::vector::{self, VectorParams, VectorStrategy};
 use almirah_core::store::{DEFAULT_MAP_SIZE, Store};
+use almirah_core::{ChunkId, ChunkSet};
 use anyhow::{Result, bail};
 use arroy::distances::Cosine;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
-use roaring::RoaringBitmap;
 use serde::Serialize;
 
 use crate::Options;
@@ -160,7 +160,7 @@ fn measure(
     data: &Vectors,
     queries: &Vectors,
     truth: &TopK,
-    cands: &RoaringBitmap,
+    cands: &ChunkSet,
     m: &Method,
     max_err: &mut f32,
 ) -> Result<VectorRow> {
@@ -195,9 +195,10 @@ fn measure(
         }
         times.push(started.elapsed().as_secs_f64() * 1000.0);
         for &(id, sim) in &hits {
-            let err = (sim - dot(q, data.row(id as usize))).abs();
+            let err = (sim - dot(q, data.row(id.get() as usize))).abs();
             *max_err = max_err.max(err);
         }
+        let hits: Vec<(u32, f32)> = hits.iter().map(|(id, s)| (id.get(), *s)).collect();
         total_recall += recall(&hits, &truth[qi]);
     }
     let timed = times.len().max(1) as f64;
@@ -229,8 +230,8 @@ pub fn run(opts: &Options) -> Result<VectorResult> {
         let work = opts.tempdir("vectors")?;
         eprintln!("part 3: writing and building arroy over {n} vectors");
         let (store, build_s, n_trees) = build_store(work.path(), &data, n)?;
-        let all: RoaringBitmap = (0..n as u32).collect();
-        let even: RoaringBitmap = (0..n as u32).step_by(2).collect();
+        let all: ChunkSet = (0..n as u32).map(ChunkId::new).collect();
+        let even: ChunkSet = (0..n as u32).step_by(2).map(ChunkId::new).collect();
         let mut methods = vec![Method { factor: None, filtered: false }];
         methods.extend(FACTORS.iter().map(|&f| Method { factor: Some(f), filtered: false }));
         methods.push(Method { factor: None, filtered: true });

@@ -4,8 +4,8 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::RwLock;
 use std::sync::atomic::AtomicBool;
-use std::sync::{OnceLock, RwLock};
 
 use almirah_embed::{Embedder, EmbedderConfig, EmbedderId};
 use chrono::NaiveDate;
@@ -13,12 +13,17 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::freshness::{AsOf, FolderSettings, Session};
-use crate::gated::{self, DocView, GatedResults};
-use crate::lookup::{self, ChunkRead, DocFilter, TableLookup};
+use crate::ids::DocId;
 use crate::progress::Progress;
+use crate::read::{
+    Audience, ChunkRead, DocFilter, DocView, GatedResults, LazyEmbedder, ReadSettings, ReadStats, Reader, Snapshot,
+    TableLookup,
+};
 use crate::search::SearchOptions;
 use crate::store::{self, DEFAULT_MAP_SIZE, FORMAT_VERSION, Store, get_meta, meta_keys};
 use crate::update::{self, IndexParams, IngestReport};
+
+pub use crate::read::check_identity;
 
 /// Everything an engine needs; the CLI fills it from flags and the config file.
 #[derive(Debug, Clone)]
@@ -64,7 +69,10 @@ impl EngineConfig {
 pub struct Engine {
     store: Store,
     config: EngineConfig,
-    embedder: OnceLock<Box<dyn Embedder>>,
+    embedder: LazyEmbedder,
+    read_settings: ReadSettings,
+    audience: Audience,
+    stats: ReadStats,
     /// The watched folders' settings; replaced at run time by
     /// [`Engine::set_folders`] (the config's `index.folders` is the start value).
     folders: RwLock<Vec<FolderSettings>>,
@@ -133,7 +141,15 @@ impl Engine {
     pub fn open(config: EngineConfig) -> Result<Self> {
         let store = Store::open(&config.data_dir, config.map_size)?;
         let folders = RwLock::new(config.index.folders.clone());
-        Ok(Self { store, config, embedder: OnceLock::new(), folders })
+        let read_settings = ReadSettings {
+            search: config.search,
+            withheld_notes: config.withheld_notes,
+            session_start_month: config.session_start_month,
+            session_override: config.session_override,
+        };
+        let audience = Audience::new(config.audiences.clone());
+        let embedder = LazyEmbedder::new(config.embedder.clone());
+        Ok(Self { store, config, embedder, read_settings, audience, stats: ReadStats::default(), folders })
     }
 
     /// Open with an embedder already built (tests, benchmarks).
@@ -142,7 +158,7 @@ impl Engine {
     /// See [`Store::open`].
     pub fn with_embedder(config: EngineConfig, embedder: Box<dyn Embedder>) -> Result<Self> {
         let engine = Self::open(config)?;
-        let _ = engine.embedder.set(embedder);
+        engine.embedder.preset(embedder);
         Ok(engine)
     }
 
@@ -161,11 +177,38 @@ impl Engine {
     /// # Errors
     /// [`Error::Embed`] when it cannot be built (e.g. the model is missing).
     pub fn embedder(&self) -> Result<&dyn Embedder> {
-        if let Some(e) = self.embedder.get() {
-            return Ok(e.as_ref());
+        self.embedder.get()
+    }
+
+    /// A read-only handle for the configured audience (the user's profile).
+    pub fn reader(&self) -> Reader<'_> {
+        self.reader_as(&self.audience)
+    }
+
+    /// A read-only handle for another audience (one process serving
+    /// several profiles from one library).
+    pub fn reader_as<'e>(&'e self, audience: &'e Audience) -> Reader<'e> {
+        Reader {
+            store: &self.store,
+            embedder: &self.embedder,
+            settings: &self.read_settings,
+            folders: &self.folders,
+            stats: &self.stats,
+            audience,
         }
-        let built = almirah_embed::from_config(&self.config.embedder)?;
-        Ok(self.embedder.get_or_init(|| built).as_ref())
+    }
+
+    /// One snapshot for the configured audience at `as_of` (see [`Reader::snapshot`]).
+    ///
+    /// # Errors
+    /// LMDB errors.
+    pub fn snapshot(&self, as_of: AsOf) -> Result<Snapshot<'_>> {
+        self.reader().snapshot(as_of)
+    }
+
+    /// Read transactions opened and gates built through snapshots so far.
+    pub fn read_stats(&self) -> &ReadStats {
+        &self.stats
     }
 
     /// Index folders: new and changed files are processed, deleted ones removed.
@@ -229,18 +272,9 @@ impl Engine {
         }
     }
 
-    /// When a question speaks for: `date` (default today) and `session`
-    /// (default the configured override, else the session containing the date).
-    /// A session without a date is a historical question: `D` becomes the
-    /// earlier of today and the session's end.
+    /// When a question speaks for (see [`Reader::as_of`]).
     pub fn as_of(&self, date: Option<NaiveDate>, session: Option<Session>) -> AsOf {
-        let month = self.config.session_start_month;
-        let today = chrono::Local::now().date_naive();
-        match (date, session) {
-            (None, Some(s)) => AsOf::for_session(s, today, month),
-            (Some(d), s) => AsOf { historical: true, ..AsOf::at(d, s.or(self.config.session_override), month) },
-            (None, None) => AsOf::at(today, self.config.session_override, month),
-        }
+        self.reader().as_of(date, session)
     }
 
     /// Hybrid search through the freshness gate: only admissible chunks are
@@ -268,26 +302,16 @@ impl Engine {
         withheld_k: usize,
         filter: &DocFilter,
     ) -> Result<GatedResults> {
-        let embedder = self.embedder()?;
-        let rtxn = self.store.read_txn()?;
-        let dbs = self.store.dbs();
-        let Some(stored) = get_meta::<EmbedderId>(dbs, &rtxn, meta_keys::EMBEDDER)? else {
-            return Ok(GatedResults::empty(as_of));
-        };
-        check_identity(&stored, &embedder.resolve_id()?)?;
-        let index: u16 = get_meta(dbs, &rtxn, meta_keys::VECTOR_INDEX)?.unwrap_or(0);
-        let audiences = &self.config.audiences;
-        gated::search(dbs, &rtxn, embedder, index, query, opts, as_of, audiences, withheld_k, filter)
+        self.snapshot(as_of)?.search(query, opts, withheld_k, filter)
     }
 
     /// One chunk by its readable key, through the gate (admitted, withheld
-    /// with its reason, or not found).
+    /// with its reason, or not found; hidden is not found).
     ///
     /// # Errors
     /// Storage errors.
     pub fn read_chunk(&self, key: &str, as_of: AsOf) -> Result<ChunkRead> {
-        let rtxn = self.store.read_txn()?;
-        lookup::read_chunk(self.store.dbs(), &rtxn, key, as_of, &self.config.audiences)
+        self.snapshot(as_of)?.read_chunk(key)
     }
 
     /// Rows of the admissible CSV table `table` whose cells contain `key`,
@@ -296,8 +320,7 @@ impl Engine {
     /// # Errors
     /// Storage errors.
     pub fn lookup_table(&self, table: &str, key: &str, limit: usize, as_of: AsOf) -> Result<TableLookup> {
-        let rtxn = self.store.read_txn()?;
-        lookup::lookup_table(self.store.dbs(), &rtxn, table, key, limit, as_of, &self.config.audiences)
+        self.snapshot(as_of)?.lookup_table(table, key, limit)
     }
 
     /// Every document visible to the user, with status, reasons and provenance.
@@ -305,30 +328,15 @@ impl Engine {
     /// # Errors
     /// Storage errors.
     pub fn documents(&self, as_of: AsOf) -> Result<Vec<DocView>> {
-        let rtxn = self.store.read_txn()?;
-        gated::documents(self.store.dbs(), &rtxn, as_of, &self.config.audiences)
+        self.snapshot(as_of)?.documents()
     }
 
     /// Find a document by key, id or path.
     ///
     /// # Errors
     /// [`Error::BadPath`] when nothing matches; storage errors.
-    pub fn find_document(&self, reference: &str) -> Result<u32> {
-        let rtxn = self.store.read_txn()?;
-        let dbs = self.store.dbs();
-        if let Some(id) = dbs.chunk_keys.get(&rtxn, reference)?.filter(|_| !reference.contains("::")) {
-            return Ok(id);
-        }
-        if let Ok(id) = reference.parse::<u32>()
-            && dbs.documents.get(&rtxn, &id)?.is_some()
-        {
-            return Ok(id);
-        }
-        let path = Path::new(reference).canonicalize().map(|p| p.to_string_lossy().into_owned());
-        if let Some(id) = path.ok().and_then(|p| dbs.files.get(&rtxn, &p).ok().flatten()).and_then(|r| r.doc_id) {
-            return Ok(id);
-        }
-        Err(Error::BadPath {
+    pub fn find_document(&self, reference: &str) -> Result<DocId> {
+        self.snapshot(self.as_of(None, None))?.find_document(reference)?.ok_or_else(|| Error::BadPath {
             path: reference.into(),
             reason: "no such document (give a key from `almirah docs`, an id or a path)".into(),
         })
@@ -339,7 +347,7 @@ impl Engine {
     ///
     /// # Errors
     /// [`Error::BadOverride`] for an unknown field or a bad value; storage errors.
-    pub fn set_override(&self, doc: u32, field: &str, value: Option<&str>) -> Result<()> {
+    pub fn set_override(&self, doc: DocId, field: &str, value: Option<&str>) -> Result<()> {
         if let Some(v) = value {
             crate::freshness::overrides::validate(field, v).map_err(|e| Error::BadOverride(e.to_string()))?;
         } else if !crate::freshness::meta::OVERRIDABLE.contains(&field) {
@@ -365,7 +373,7 @@ impl Engine {
     /// # Errors
     /// Storage errors.
     pub fn status(&self) -> Result<LibraryStatus> {
-        crate::status::status(&self.store)
+        crate::status::status(&self.store, &self.audience, &self.folders())
     }
 
     /// Re-embed every chunk with the configured embedder into a new vector
@@ -384,21 +392,6 @@ impl Engine {
     pub fn dump(&self) -> Result<store::dump::Dump> {
         store::dump::dump(&self.store)
     }
-}
-
-/// Error unless the stored and configured identities match.
-///
-/// # Errors
-/// [`Error::EmbedderMismatch`].
-pub fn check_identity(stored: &EmbedderId, configured: &EmbedderId) -> Result<()> {
-    if stored == configured {
-        return Ok(());
-    }
-    Err(Error::EmbedderMismatch { stored: describe(stored), configured: describe(configured) })
-}
-
-fn describe(id: &EmbedderId) -> String {
-    format!("{}:{} ({} dims)", id.provider, id.model, id.dimensions)
 }
 
 /// Record the embedder identity on first write and return the vector index;

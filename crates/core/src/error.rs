@@ -72,6 +72,14 @@ pub enum Error {
     /// The work was cancelled by the caller.
     #[error("cancelled")]
     Cancelled,
+    /// A read snapshot outlived its bound (it pins LMDB pages); open a new one.
+    #[error("the read snapshot expired after {age_ms} ms (limit {limit_ms} ms); ask again")]
+    SnapshotExpired {
+        /// Its age, ms.
+        age_ms: u64,
+        /// The bound it was opened with, ms.
+        limit_ms: u64,
+    },
     /// File-system error.
     #[error("{path}: {source}")]
     Io {
@@ -91,7 +99,8 @@ impl Error {
             | Error::EmbedderMismatch { .. }
             | Error::BadPath { .. }
             | Error::BadOverride(_)
-            | Error::Cancelled => ErrorKind::User,
+            | Error::Cancelled
+            | Error::SnapshotExpired { .. } => ErrorKind::User,
             Error::Embed(e) => match e {
                 almirah_embed::EmbedError::Unavailable { .. } => ErrorKind::Io,
                 _ => ErrorKind::User,

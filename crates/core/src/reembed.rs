@@ -8,6 +8,7 @@ use rand::SeedableRng;
 use serde::Serialize;
 
 use crate::error::{Error, Result};
+use crate::ids::ChunkId;
 use crate::progress::{Progress, ProgressEvent};
 use crate::store::{Store, all_chunks, cache_key, get_meta, meta_keys, vector_from_bytes, vector_to_bytes};
 use crate::update::IndexParams;
@@ -37,7 +38,7 @@ pub fn re_embed(
     let (ids, old_index) = {
         let rtxn = store.read_txn()?;
         let old: u16 = get_meta(&dbs, &rtxn, meta_keys::VECTOR_INDEX)?.unwrap_or(0);
-        (all_chunks(&dbs, &rtxn)?.into_iter().collect::<Vec<u32>>(), old)
+        (all_chunks(&dbs, &rtxn)?.iter().collect::<Vec<ChunkId>>(), old)
     };
     let new_index = old_index.wrapping_add(1);
     let dims = embedder.id().dimensions;
@@ -67,7 +68,7 @@ pub fn re_embed(
                     v
                 }
             };
-            writer.add_item(&mut wtxn, *id, &vector)?;
+            writer.add_item(&mut wtxn, id.get(), &vector)?;
         }
         wtxn.commit()?;
         report.chunks += group.len() as u64;
@@ -84,7 +85,7 @@ fn embed_one(embedder: &dyn Embedder, text: &str) -> Result<Vec<f32>> {
         .ok_or_else(|| Error::Embed(almirah_embed::EmbedError::Protocol("no vector returned".into())))
 }
 
-fn chunk_texts(store: &Store, ids: &[u32]) -> Result<Vec<String>> {
+fn chunk_texts(store: &Store, ids: &[ChunkId]) -> Result<Vec<String>> {
     let rtxn = store.read_txn()?;
     let mut texts = Vec::with_capacity(ids.len());
     for id in ids {

@@ -8,14 +8,20 @@ use heed::RoTxn;
 
 use crate::engine::{FileProblem, FolderCounts, LibraryStatus};
 use crate::error::Result;
+use crate::freshness::FolderSettings;
+use crate::freshness::status::{OPEN_AUDIENCES, audience_allowed};
+use crate::ids::DocId;
+use crate::read::Audience;
 use crate::store::{Databases, FORMAT_VERSION, FileStatus, Store, all_chunks, get_meta, meta_keys};
 use crate::update::scan::records_under;
 
-/// Build the status report.
+/// Build the status report. Problem files are listed only when the user's
+/// `audience` may see them: a kept document by its own audience, a file
+/// that never indexed by its watched folder's audience (`folders`).
 ///
 /// # Errors
 /// Storage errors.
-pub fn status(store: &Store) -> Result<LibraryStatus> {
+pub fn status(store: &Store, audience: &Audience, folders: &[FolderSettings]) -> Result<LibraryStatus> {
     let dbs = store.dbs();
     let rtxn = store.read_txn()?;
     let mut files_by_status = BTreeMap::new();
@@ -23,7 +29,7 @@ pub fn status(store: &Store) -> Result<LibraryStatus> {
     for entry in dbs.files.iter(&rtxn)? {
         let (path, record) = entry?;
         *files_by_status.entry(record.status.as_str().to_string()).or_insert(0u64) += 1;
-        if record.status != FileStatus::Indexed {
+        if record.status != FileStatus::Indexed && visible(dbs, &rtxn, path, record.doc_id, audience, folders)? {
             problems.push(FileProblem {
                 path: path.to_string(),
                 status: record.status.as_str().to_string(),
@@ -47,6 +53,25 @@ pub fn status(store: &Store) -> Result<LibraryStatus> {
         folders,
         watch: crate::watch::health::read(store)?,
     })
+}
+
+/// Whether the user may know of the file at `path` (serving `doc`).
+fn visible(
+    dbs: &Databases,
+    rtxn: &RoTxn<'_>,
+    path: &str,
+    doc: Option<DocId>,
+    audience: &Audience,
+    folders: &[FolderSettings],
+) -> Result<bool> {
+    if let Some(meta) = doc.map(|d| dbs.doc_meta.get(rtxn, &d)).transpose()?.flatten() {
+        return Ok(audience_allowed(&meta, audience.names()));
+    }
+    let folder =
+        folders.iter().filter(|f| Path::new(path).starts_with(&f.path)).max_by_key(|f| f.path.as_os_str().len());
+    let Some(listed) = folder.and_then(|f| f.audience.as_ref()) else { return Ok(true) };
+    let open = |a: &String| OPEN_AUDIENCES.contains(&a.to_lowercase().as_str());
+    Ok(listed.iter().any(|a| open(a) || audience.names().iter().any(|u| u.eq_ignore_ascii_case(a))))
 }
 
 /// Files, documents, chunks and failing files recorded under one folder.

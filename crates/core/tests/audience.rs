@@ -65,5 +65,9 @@ fn hr_only_documents_never_reach_other_profiles() {
     let as_of = hr.as_of(NaiveDate::from_ymd_opt(2026, 11, 29), None);
     let r = hr.search("Band C salaries", &SearchOptions::default(), as_of, 3).unwrap();
     assert!(r.results.hits[0].text.contains("INR 19 lakh"));
-    assert!(r.withheld.iter().any(|w| w.hit.text.contains("INR 18 lakh") && w.reason.starts_with("superseded by")));
+    assert!(
+        r.withheld
+            .iter()
+            .any(|w| w.hit.text.contains("INR 18 lakh") && w.reason.to_string().starts_with("superseded by"))
+    );
 }

@@ -70,8 +70,9 @@ fn a_new_version_dropped_in_becomes_current_and_supersedes_the_old_one() {
     wait_until("v2 is current and v1 superseded", || {
         let docs = w.engine.documents(as_of).unwrap();
         let status = |name: &str| docs.iter().find(|d| d.path.ends_with(name)).map(|d| d.statuses.clone());
-        status("leave-policy-v2.md") == Some(vec!["current".to_string()])
-            && status("leave-policy-v1.md").is_some_and(|s| s.contains(&"superseded".to_string()))
+        status("leave-policy-v2.md") == Some(vec![almirah_core::freshness::StatusLabel::Current])
+            && status("leave-policy-v1.md")
+                .is_some_and(|s| s.contains(&almirah_core::freshness::StatusLabel::Superseded))
     });
     let v2_path = w.path("circulars/leave-policy-v2.md").to_string_lossy().into_owned();
     assert_eq!(w.hits("qxcarry"), vec![v2_path], "only the new version is admitted");

@@ -4,7 +4,7 @@ use std::str::FromStr;
 use std::sync::Arc;
 
 use almirah_answer::mode::Mode;
-use almirah_core::lookup::ChunkRead;
+use almirah_core::read::ChunkRead;
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Runtime, State};
 use tauri_plugin_dialog::DialogExt;
@@ -47,7 +47,8 @@ pub async fn ask(state: State<'_, AppState>, request: AskRequest, on_status: Cha
         let status = move |line: &str| {
             let _ = on_status.send(line.to_string());
         };
-        let answer = almirah_answer::mode::answer(&engine, model, &resolved, today, &status, mode, &config.agent)?;
+        let answer =
+            almirah_answer::mode::answer(&engine.reader(), model, &resolved, today, &status, mode, &config.agent)?;
         let section_of = |key: &str| match engine.read_chunk(key, answer.as_of) {
             Ok(ChunkRead::Admitted { hit }) if !hit.heading_path.is_empty() => Some(hit.heading_path.join(" › ")),
             _ => None,
@@ -72,15 +73,20 @@ pub async fn read_source(state: State<'_, AppState>, key: String, as_of: Option<
     let engine = state.engine()?;
     let date = parse_date(as_of.as_deref())?;
     blocking(move || {
-        let as_of = engine.as_of(date, None);
-        let hit = match engine.read_chunk(&key, as_of)? {
+        let snapshot = engine.snapshot(engine.as_of(date, None))?;
+        let hit = match snapshot.read_chunk(&key)? {
             ChunkRead::Admitted { hit } => hit,
             ChunkRead::Withheld { reason, .. } => {
                 return Err(CommandError::new("not-found", format!("{key} is withheld now: {reason}")));
             }
             ChunkRead::NotFound { key } => return Err(CommandError::new("not-found", format!("no chunk {key}"))),
         };
-        let status = "current".to_string();
+        let label = snapshot.gate().status(hit.doc_id).and_then(|s| s.labels().first().copied());
+        let status = match (label, hit.verdict.mark()) {
+            (Some(label), Some(mark)) => format!("{label}; {mark}"),
+            (Some(label), None) => label.to_string(),
+            (None, _) => return Err(CommandError::new("not-found", format!("no chunk {key}"))),
+        };
         Ok(SourceView {
             key: hit.key.clone(),
             title: hit.title.clone(),

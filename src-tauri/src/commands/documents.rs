@@ -50,7 +50,7 @@ pub async fn set_override<R: Runtime>(
         engine.set_override(id, &field, value)?;
         rows(&engine, None, &inbox)?
             .into_iter()
-            .find(|r| r.id == id)
+            .find(|r| r.id == id.get())
             .ok_or_else(|| CommandError::new("not-found", format!("document #{id} is no longer in the library")))
     })
     .await?;

@@ -5,9 +5,8 @@
 
 use std::time::Instant;
 
-use almirah_core::Engine;
-use almirah_core::freshness::AsOf;
-use almirah_core::lookup::{ChunkRead, DocFilter, TableLookup};
+use almirah_core::Snapshot;
+use almirah_core::read::{ChunkRead, DocFilter, TableLookup};
 use serde::{Deserialize, Serialize};
 
 use super::tools::ToolRequest;
@@ -37,18 +36,19 @@ pub struct ToolOutcome {
     pub search_step: Option<Step>,
 }
 
-/// Run one request.
-pub fn execute(engine: &Engine, request: &ToolRequest, as_of: AsOf) -> ToolOutcome {
+/// Run one request against the question's snapshot (its as-of date and
+/// audience were set in code; no argument can change them).
+pub fn execute(snapshot: &Snapshot<'_>, request: &ToolRequest) -> ToolOutcome {
     let started = Instant::now();
     let mut out = ToolOutcome { name: request.name().into(), arguments: request.arguments(), ..Default::default() };
     let result = match request {
         ToolRequest::Search { query, series, session, k } => {
             let filter = DocFilter { series: series.clone(), session: *session };
-            search(engine, query, &filter, *k, as_of, &mut out)
+            search(snapshot, query, &filter, *k, &mut out)
         }
-        ToolRequest::ReadChunk { key } => read(engine, key, as_of, &mut out),
-        ToolRequest::ListDocuments { filter } => list(engine, filter, as_of, &mut out),
-        ToolRequest::LookupTable { table, key } => lookup(engine, table, key, as_of, &mut out),
+        ToolRequest::ReadChunk { key } => read(snapshot, key, &mut out),
+        ToolRequest::ListDocuments { filter } => list(snapshot, filter, &mut out),
+        ToolRequest::LookupTable { table, key } => lookup(snapshot, table, key, &mut out),
     };
     if let Err(e) = result {
         out.error = true;
@@ -59,15 +59,16 @@ pub fn execute(engine: &Engine, request: &ToolRequest, as_of: AsOf) -> ToolOutco
 }
 
 fn search(
-    engine: &Engine,
+    snapshot: &Snapshot<'_>,
     query: &str,
     filter: &DocFilter,
     k: usize,
-    as_of: AsOf,
     out: &mut ToolOutcome,
 ) -> almirah_core::Result<()> {
-    let opts = almirah_core::SearchOptions { k, ..engine.config().search };
-    let results = engine.search_in(query, &opts, as_of, engine.config().withheld_notes, filter)?;
+    let settings = snapshot.settings();
+    let opts = almirah_core::SearchOptions { k, ..settings.search };
+    let results = snapshot.search(query, &opts, settings.withheld_notes, filter)?;
+    let as_of = snapshot.as_of();
     out.evidence = results.results.hits.iter().map(Evidence::from).collect();
     out.withheld = crate::classic::withheld_notes(&results);
     let hit = |key: &str, path: &str, score: f32, verdict: String| TraceHit {
@@ -84,7 +85,7 @@ fn search(
         withheld: results
             .withheld
             .iter()
-            .map(|w| hit(&w.hit.key, &w.hit.path, w.hit.score, format!("withheld: {}", w.reason)))
+            .map(|w| hit(&w.hit.key, &w.hit.path, w.hit.score, w.hit.verdict.to_string()))
             .collect(),
         ms: results.results.elapsed_ms,
     });
@@ -94,8 +95,9 @@ fn search(
     Ok(())
 }
 
-fn read(engine: &Engine, key: &str, as_of: AsOf, out: &mut ToolOutcome) -> almirah_core::Result<()> {
-    match engine.read_chunk(key, as_of)? {
+fn read(snapshot: &Snapshot<'_>, key: &str, out: &mut ToolOutcome) -> almirah_core::Result<()> {
+    let as_of = snapshot.as_of();
+    match snapshot.read_chunk(key)? {
         ChunkRead::Admitted { hit } => out.evidence.push(Evidence::from(hit.as_ref())),
         ChunkRead::Withheld { key, reason } => {
             out.withheld.push(format!("{}: {reason}", key.split("::").next().unwrap_or(&key)));
@@ -109,13 +111,13 @@ fn read(engine: &Engine, key: &str, as_of: AsOf, out: &mut ToolOutcome) -> almir
     Ok(())
 }
 
-fn list(engine: &Engine, filter: &str, as_of: AsOf, out: &mut ToolOutcome) -> almirah_core::Result<()> {
+fn list(snapshot: &Snapshot<'_>, filter: &str, out: &mut ToolOutcome) -> almirah_core::Result<()> {
     let needle = filter.to_lowercase();
-    let docs = engine.documents(as_of)?;
+    let docs = snapshot.documents()?;
     let (current, other): (Vec<_>, Vec<_>) = docs
         .into_iter()
         .filter(|d| d.key.to_lowercase().contains(&needle) || d.title.to_lowercase().contains(&needle))
-        .partition(|d| d.statuses.iter().any(|s| s == "current"));
+        .partition(|d| d.is_current());
     let mut lines: Vec<String> = current
         .iter()
         .take(30)
@@ -134,8 +136,8 @@ fn list(engine: &Engine, filter: &str, as_of: AsOf, out: &mut ToolOutcome) -> al
     Ok(())
 }
 
-fn lookup(engine: &Engine, table: &str, key: &str, as_of: AsOf, out: &mut ToolOutcome) -> almirah_core::Result<()> {
-    match engine.lookup_table(table, key, 12, as_of)? {
+fn lookup(snapshot: &Snapshot<'_>, table: &str, key: &str, out: &mut ToolOutcome) -> almirah_core::Result<()> {
+    match snapshot.lookup_table(table, key, 12)? {
         TableLookup::Rows { document, headers, rows, values } => {
             out.evidence = rows.iter().map(Evidence::from).collect();
             if rows.is_empty() {

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use almirah_core::Engine;
+use almirah_core::{Reader, Snapshot};
 use chrono::NaiveDate;
 
 use super::exec::{self, ToolOutcome};
@@ -15,13 +15,17 @@ use crate::model::{ChatModel, ChatRequest, ChatResponse, Draft, ModelError};
 use crate::router::RouteLabel;
 use crate::trace::{Step, StopReason};
 
+/// How long a question's snapshot may outlive its wall-clock budget (the
+/// final draft and the citation check run after the budget stops the loop).
+const SNAPSHOT_GRACE: Duration = Duration::from_secs(60);
+
 /// Answer `question` with the agent loop, blocking (builds a small tokio
 /// runtime). Chit-chat is answered by the classic path.
 ///
 /// # Errors
 /// Storage errors, and an I/O error if the runtime cannot start.
 pub fn ask_agent(
-    engine: &Engine,
+    reader: &Reader<'_>,
     model: Arc<dyn ChatModel>,
     question: &str,
     today: NaiveDate,
@@ -32,15 +36,17 @@ pub fn ask_agent(
         .enable_time()
         .build()
         .map_err(|source| almirah_core::Error::Io { path: "tokio runtime".into(), source })?;
-    rt.block_on(run(engine, model, question, today, status, cfg))
+    rt.block_on(run(reader, model, question, today, status, cfg))
 }
 
-/// Run the loop to its end and compose the answer.
+/// Run the loop to its end and compose the answer. The whole question reads
+/// one snapshot (one read transaction, one gate), bounded by the wall-clock
+/// budget plus a grace period, so every tool call sees the same library.
 ///
 /// # Errors
 /// Storage errors.
 pub async fn run(
-    engine: &Engine,
+    reader: &Reader<'_>,
     model: Arc<dyn ChatModel>,
     question: &str,
     today: NaiveDate,
@@ -48,11 +54,13 @@ pub async fn run(
     cfg: &AgentConfig,
 ) -> almirah_core::Result<Answer> {
     let started = Instant::now();
-    let prepared = crate::classic::prepare(engine, question, today);
+    let prepared = crate::classic::prepare(reader, question, today);
     if prepared.route.label == RouteLabel::ChitChat {
-        return crate::classic::ask(engine, model.as_ref(), question, today, status);
+        return crate::classic::ask(reader, model.as_ref(), question, today, status);
     }
     let (route, as_of, trace, label) = (prepared.route, prepared.as_of, prepared.trace, prepared.label);
+    let snapshot =
+        reader.snapshot_with_max_age(as_of, Duration::from_millis(cfg.budgets.max_wall_ms) + SNAPSHOT_GRACE)?;
     let hops = route.label == RouteLabel::MultiHop;
     let parts = if route.parts.is_empty() { vec![question.to_string()] } else { route.parts.clone() };
     let mut m = Machine::new(question, parts, hops, as_of, cfg.clone(), trace);
@@ -68,8 +76,11 @@ pub async fn run(
             super::Action::CallTools(requests) => {
                 let mut outcomes = Vec::new();
                 for r in &requests {
+                    if m.trace.tool_calls as usize + outcomes.len() > 0 {
+                        almirah_core::failpoint::hit("agent-between-tool-calls");
+                    }
                     status.line(&format!("{}: {}", r.name(), r.arguments()));
-                    outcomes.push(exec::execute(engine, r, as_of));
+                    outcomes.push(exec::execute(&snapshot, r));
                 }
                 m.on_tool_results(outcomes);
             }
@@ -82,7 +93,7 @@ pub async fn run(
             super::Action::Done => break,
         }
     }
-    let mut answer = finish(&m, label, as_of);
+    let mut answer = finish(&m, label, &snapshot)?;
     answer.trace.total_ms = started.elapsed().as_secs_f64() * 1000.0;
     Ok(answer)
 }
@@ -143,34 +154,35 @@ fn draft_label(o: &ToolOutcome, question: &str) -> String {
 /// The answer: the verified draft with a note of what is missing when a
 /// budget stopped the loop; the hand-over message when a budget or the
 /// provider left nothing verified; else the abstention.
-fn finish(m: &Machine, label: String, as_of: almirah_core::freshness::AsOf) -> Answer {
+fn finish(m: &Machine, label: String, snapshot: &Snapshot<'_>) -> almirah_core::Result<Answer> {
     let draft = m.draft.clone().unwrap_or_default();
     let stop = m.stop.unwrap_or(StopReason::Answered);
     let mut trace = m.trace.clone();
     trace.stop_reason = stop;
     let question = m.question().to_string();
-    let mut answer = crate::classic::compose(&question, &draft, &m.evidence, m.withheld.clone(), as_of, label, trace);
+    let mut answer =
+        crate::classic::compose(&question, &draft, &m.evidence, m.withheld.clone(), snapshot, label, trace)?;
     let budget_stop = !matches!(stop, StopReason::Answered);
     if !answer.citations.is_empty() {
         let missing = m.missing_parts();
         if budget_stop && !missing.is_empty() {
             answer.text.push_str(&format!(" Not answered within the limits: {}.", missing.join("; ")));
         }
-        return answer;
+        return Ok(answer);
     }
     if let Some(error) = crate::classic::provider_error(&answer.trace) {
         answer.text = format!("Could not answer: the chat model failed ({error}).");
         answer.trace.stop_reason = StopReason::ProviderUnavailable;
-        return answer;
+        return Ok(answer);
     }
     if budget_stop {
         answer.text = m.config().handover.clone();
         answer.trace.stop_reason = StopReason::HandedOver;
         answer.trace.steps.push(Step::Note { text: format!("handed over after {stop:?}") });
-        return answer;
+        return Ok(answer);
     }
     answer.text = ABSTAIN.to_string();
     answer.abstained = true;
     answer.trace.stop_reason = StopReason::Abstained;
-    answer
+    Ok(answer)
 }

@@ -30,8 +30,15 @@ pub fn run(
         }
     };
     let model = answering.model.clone();
-    let answer =
-        almirah_answer::mode::answer(engine, model, question, today, &status, answering.mode, &answering.agent)?;
+    let answer = almirah_answer::mode::answer(
+        &engine.reader(),
+        model,
+        question,
+        today,
+        &status,
+        answering.mode,
+        &answering.agent,
+    )?;
     let failed = answer.trace.stop_reason == almirah_answer::trace::StopReason::ProviderUnavailable;
     let code = if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS };
     if json {
@@ -52,7 +59,7 @@ fn print_answer(answer: &Answer) {
         for c in &answer.citations {
             let pages = c.pages.map(|(a, b)| if a == b { format!(", p.{a}") } else { format!(", pp.{a}-{b}") });
             println!("  [{}] {} — {}{}", c.key, c.title, c.path, pages.unwrap_or_default());
-            if let Some(note) = c.status.strip_prefix("current; ") {
+            if let Some(note) = &c.note {
                 println!("      note: {note}");
             }
         }

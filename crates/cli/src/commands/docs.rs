@@ -31,7 +31,7 @@ pub fn list(engine: &Engine, as_of: AsOf, status: Option<&str>, json: bool) -> R
     }
     let mut docs = engine.documents(as_of)?;
     if let Some(s) = status {
-        docs.retain(|d| d.statuses.iter().any(|x| x == s));
+        docs.retain(|d| d.statuses.iter().any(|x| x.as_str() == s));
     }
     if json {
         let value = serde_json::json!({ "as_of": as_of, "documents": docs });
@@ -40,7 +40,8 @@ pub fn list(engine: &Engine, as_of: AsOf, status: Option<&str>, json: bool) -> R
     }
     println!("as of {} (session {}): {} documents", as_of.date, as_of.session, docs.len());
     for d in &docs {
-        println!("\n{}  [{}]  {}", d.key, d.statuses.join(", "), d.reason);
+        let statuses: Vec<&str> = d.statuses.iter().map(|s| s.as_str()).collect();
+        println!("\n{}  [{}]  {}", d.key, statuses.join(", "), d.reason);
         println!("  {}", d.path);
         let m = &d.meta;
         field("title", m.title.as_ref().map(|f| show(f, |v| v.clone())));

@@ -115,7 +115,7 @@ fn answer_all(
     for (i, item) in items.iter().enumerate() {
         progress(&mode.to_string(), i, items.len(), &item.id);
         let answer = almirah_answer::mode::answer(
-            engine,
+            &engine.reader(),
             answering.model.clone(),
             &item.question,
             today_of(item),

@@ -76,13 +76,13 @@ fn snippet(text: &str, max_chars: usize) -> String {
 }
 
 /// "circular-09@2024-25 (2): superseded by …" — one entry per document.
-fn withheld_summary(withheld: &[almirah_core::gated::WithheldHit]) -> String {
+fn withheld_summary(withheld: &[almirah_core::read::WithheldHit]) -> String {
     let mut per_doc: Vec<(String, usize, String)> = Vec::new();
     for w in withheld {
         let doc = w.hit.key.split("::").next().unwrap_or(&w.hit.key).to_string();
         match per_doc.iter_mut().find(|(d, _, _)| *d == doc) {
             Some(entry) => entry.1 += 1,
-            None => per_doc.push((doc, 1, w.reason.clone())),
+            None => per_doc.push((doc, 1, w.reason.to_string())),
         }
     }
     per_doc.iter().map(|(d, n, r)| format!("{d} ({n}): {r}")).collect::<Vec<_>>().join("; ")

@@ -1,40 +1,94 @@
 //! The freshness gate (ARCHITECTURE §2): admissible = current and visible to
-//! the user's audience. It fills the candidate bitmap *before* ranking, so a
+//! the user's audience. It fills the candidate set *before* ranking, so a
 //! withheld chunk never influences a search; a separate bounded search over
-//! the withheld set feeds only the notes.
+//! the withheld set feeds only the notes. Documents outside the audience are
+//! *hidden*: the gate keeps no status or metadata for them, so nothing built
+//! from a gate can name them.
 
 use std::collections::BTreeMap;
 
 use heed::RoTxn;
-use roaring::RoaringBitmap;
 
+use super::describe::FolderSettings;
 use super::meta::DocMeta;
 use super::overrides;
 use super::status::{AsOf, DocInfo, DocStatus, compute};
 use crate::error::Result;
-use crate::store::Databases;
+use crate::ids::{ChunkId, ChunkSet, DocId};
+use crate::store::{Databases, doc_facet};
 
-/// The gate's verdicts for one query.
+/// The gate's verdicts for one as-of date and one audience.
 #[derive(Debug, Clone)]
 pub struct Gate {
-    /// When the question speaks for.
-    pub as_of: AsOf,
-    /// Chunks that may be searched, read and cited.
-    pub admissible: RoaringBitmap,
-    /// Chunks of visible documents that are not current (notes only).
-    pub withheld: RoaringBitmap,
-    /// Status of every document.
-    pub statuses: BTreeMap<u32, DocStatus>,
-    /// Metadata of every document, overrides applied.
-    pub metas: BTreeMap<u32, DocMeta>,
-    /// Documents whose newer version could not be read, with the mark to show.
-    pub unreadable_newer: BTreeMap<u32, String>,
+    as_of: AsOf,
+    admissible: ChunkSet,
+    withheld: ChunkSet,
+    visible: ChunkSet,
+    statuses: BTreeMap<DocId, DocStatus>,
+    doc_chunks: BTreeMap<DocId, ChunkSet>,
+    metas: BTreeMap<DocId, DocMeta>,
+    unreadable_newer: BTreeMap<DocId, String>,
 }
 
 impl Gate {
-    /// The status of a document, if it exists.
-    pub fn status(&self, doc: u32) -> Option<&DocStatus> {
+    /// When the question speaks for.
+    pub fn as_of(&self) -> AsOf {
+        self.as_of
+    }
+
+    /// Chunks that may be searched, read and cited.
+    pub fn admissible(&self) -> &ChunkSet {
+        &self.admissible
+    }
+
+    /// Chunks of visible documents that are not current (notes only).
+    pub fn withheld(&self) -> &ChunkSet {
+        &self.withheld
+    }
+
+    /// Chunks of every visible document (admissible or withheld).
+    pub fn visible_chunks(&self) -> &ChunkSet {
+        &self.visible
+    }
+
+    /// Whether the user may see that `doc` exists.
+    pub fn is_visible(&self, doc: DocId) -> bool {
+        self.statuses.contains_key(&doc)
+    }
+
+    /// Whether `doc` is visible and current.
+    pub fn admits(&self, doc: DocId) -> bool {
+        self.statuses.get(&doc).is_some_and(DocStatus::is_current)
+    }
+
+    /// Whether `chunk` may be shown, quoted and cited.
+    pub fn admits_chunk(&self, chunk: ChunkId) -> bool {
+        self.admissible.contains(chunk)
+    }
+
+    /// The status of a visible document; `None` for a hidden or unknown one.
+    pub fn status(&self, doc: DocId) -> Option<&DocStatus> {
         self.statuses.get(&doc)
+    }
+
+    /// Metadata (overrides applied) of a visible document.
+    pub fn meta(&self, doc: DocId) -> Option<&DocMeta> {
+        self.metas.get(&doc)
+    }
+
+    /// Every visible document with its status, by id.
+    pub fn visible_documents(&self) -> impl Iterator<Item = (DocId, &DocStatus)> + '_ {
+        self.statuses.iter().map(|(id, s)| (*id, s))
+    }
+
+    /// The chunks of a visible document (empty for a hidden or unknown one).
+    pub fn chunks_of(&self, doc: DocId) -> ChunkSet {
+        self.doc_chunks.get(&doc).cloned().unwrap_or_default()
+    }
+
+    /// The mark of a document whose newer version could not be read.
+    pub fn unreadable_mark(&self, doc: DocId) -> Option<&str> {
+        self.unreadable_newer.get(&doc).map(String::as_str)
     }
 }
 
@@ -42,7 +96,7 @@ impl Gate {
 ///
 /// # Errors
 /// LMDB errors.
-pub fn load_metas(dbs: &Databases, rtxn: &RoTxn<'_>) -> Result<BTreeMap<u32, DocMeta>> {
+pub fn load_metas(dbs: &Databases, rtxn: &RoTxn<'_>) -> Result<BTreeMap<DocId, DocMeta>> {
     let mut metas = BTreeMap::new();
     for entry in dbs.doc_meta.iter(rtxn)? {
         let (id, mut meta) = entry?;
@@ -54,27 +108,49 @@ pub fn load_metas(dbs: &Databases, rtxn: &RoTxn<'_>) -> Result<BTreeMap<u32, Doc
     Ok(metas)
 }
 
-/// Build the gate for `as_of` and the user's `audiences`, in one read transaction.
+/// Build the gate for `as_of` and the user's `audiences`, in one read
+/// transaction. `folders` give each file's date order for the
+/// unreadable-newer-version marks.
 ///
 /// # Errors
 /// LMDB errors.
-pub fn build(dbs: &Databases, rtxn: &RoTxn<'_>, as_of: AsOf, audiences: &[String]) -> Result<Gate> {
-    let metas = load_metas(dbs, rtxn)?;
+pub fn build(
+    dbs: &Databases,
+    rtxn: &RoTxn<'_>,
+    as_of: AsOf,
+    audiences: &[String],
+    folders: &[FolderSettings],
+) -> Result<Gate> {
+    let mut metas = load_metas(dbs, rtxn)?;
     let docs: Vec<DocInfo<'_>> = metas.iter().map(|(id, meta)| DocInfo { id: *id, meta }).collect();
-    let statuses = compute(&docs, &as_of, audiences);
-    let mut admissible = RoaringBitmap::new();
-    let mut withheld = RoaringBitmap::new();
-    for (id, status) in &statuses {
+    let mut statuses = compute(&docs, &as_of, audiences);
+    let unreadable_newer = super::unreadable::marks(dbs, rtxn, &metas, folders)?;
+    let mut gate = Gate {
+        as_of,
+        admissible: ChunkSet::new(),
+        withheld: ChunkSet::new(),
+        visible: ChunkSet::new(),
+        statuses: BTreeMap::new(),
+        doc_chunks: BTreeMap::new(),
+        metas: BTreeMap::new(),
+        unreadable_newer: BTreeMap::new(),
+    };
+    for (id, status) in std::mem::take(&mut statuses) {
         if !status.audience_allowed {
+            metas.remove(&id);
             continue;
         }
-        let chunks = dbs.facets.get(rtxn, &format!("doc:{id}"))?.unwrap_or_default();
+        let chunks = dbs.facets.get(rtxn, &doc_facet(id))?.unwrap_or_default();
+        gate.visible.union_with(&chunks);
         if status.is_current() {
-            admissible |= chunks;
+            gate.admissible.union_with(&chunks)
         } else {
-            withheld |= chunks;
+            gate.withheld.union_with(&chunks)
         }
+        gate.statuses.insert(id, status);
+        gate.doc_chunks.insert(id, chunks);
     }
-    let unreadable_newer = super::unreadable::marks(dbs, rtxn, &metas)?;
-    Ok(Gate { as_of, admissible, withheld, statuses, metas, unreadable_newer })
+    gate.unreadable_newer = unreadable_newer.into_iter().filter(|(id, _)| gate.is_visible(*id)).collect();
+    gate.metas = metas;
+    Ok(gate)
 }

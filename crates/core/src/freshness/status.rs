@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::meta::DocMeta;
 use super::series::compare_versions;
 use super::session::Session;
+use crate::ids::DocId;
 
 /// The point in time a question speaks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -42,7 +43,7 @@ impl AsOf {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct DocStatus {
     /// Documents in force at `D` that supersede this one.
-    pub superseded_by: Vec<u32>,
+    pub superseded_by: Vec<DocId>,
     /// `effective_until < D`.
     pub expired: bool,
     /// Not yet in force at `D`.
@@ -65,38 +66,80 @@ impl DocStatus {
     }
 
     /// Status labels, strongest first (`superseded`, `expired`, `pending`, `other-session`), or `current`.
-    pub fn labels(&self) -> Vec<&'static str> {
+    pub fn labels(&self) -> Vec<StatusLabel> {
         let mut out = Vec::new();
         if !self.superseded_by.is_empty() {
-            out.push("superseded");
+            out.push(StatusLabel::Superseded);
         }
         if self.expired {
-            out.push("expired");
+            out.push(StatusLabel::Expired);
         }
         if self.pending {
-            out.push("pending");
+            out.push(StatusLabel::Pending);
         }
         if self.other_session.is_some() {
-            out.push("other-session");
+            out.push(StatusLabel::OtherSession);
         }
         if out.is_empty() {
-            out.push("current");
+            out.push(StatusLabel::Current);
         }
         out
+    }
+}
+
+/// One status a document can have at an as-of date (ARCHITECTURE §2);
+/// serialises as `current`, `superseded`, `expired`, `pending`, `other-session`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StatusLabel {
+    /// In force: searchable and citable.
+    Current,
+    /// A document in force replaces it.
+    Superseded,
+    /// Its `effective_until` has passed.
+    Expired,
+    /// Not yet in force.
+    Pending,
+    /// Valid for another session.
+    OtherSession,
+}
+
+impl StatusLabel {
+    /// The label as shown to users.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StatusLabel::Current => "current",
+            StatusLabel::Superseded => "superseded",
+            StatusLabel::Expired => "expired",
+            StatusLabel::Pending => "pending",
+            StatusLabel::OtherSession => "other-session",
+        }
+    }
+}
+
+impl PartialEq<&str> for StatusLabel {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl std::fmt::Display for StatusLabel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 
 /// One document as the status rules see it.
 pub struct DocInfo<'a> {
     /// Internal id.
-    pub id: u32,
+    pub id: DocId,
     /// Metadata (overrides applied).
     pub meta: &'a DocMeta,
 }
 
 /// Compute the status of every document.
-pub fn compute(docs: &[DocInfo<'_>], as_of: &AsOf, audiences: &[String]) -> BTreeMap<u32, DocStatus> {
-    let mut table: BTreeMap<u32, DocStatus> =
+pub fn compute(docs: &[DocInfo<'_>], as_of: &AsOf, audiences: &[String]) -> BTreeMap<DocId, DocStatus> {
+    let mut table: BTreeMap<DocId, DocStatus> =
         docs.iter().map(|d| (d.id, own_status(d.meta, as_of, audiences))).collect();
     let in_force = |m: &DocMeta| in_force_from(m, as_of.start_month).is_none_or(|f| f <= as_of.date);
     let by_ref = reference_index(docs);
@@ -128,7 +171,7 @@ pub fn in_force_from(meta: &DocMeta, start_month: u32) -> Option<NaiveDate> {
     meta.in_force_from().or_else(|| meta.session.as_ref().map(|s| s.value.start(start_month)))
 }
 
-fn mark(table: &mut BTreeMap<u32, DocStatus>, target: u32, by: u32) {
+fn mark(table: &mut BTreeMap<DocId, DocStatus>, target: DocId, by: DocId) {
     if let Some(s) = table.get_mut(&target)
         && !s.superseded_by.contains(&by)
     {
@@ -165,8 +208,8 @@ pub fn audience_allowed(meta: &DocMeta, audiences: &[String]) -> bool {
     }
 }
 
-fn reference_index<'a>(docs: &'a [DocInfo<'a>]) -> HashMap<&'a str, Vec<u32>> {
-    let mut index: HashMap<&str, Vec<u32>> = HashMap::new();
+fn reference_index<'a>(docs: &'a [DocInfo<'a>]) -> HashMap<&'a str, Vec<DocId>> {
+    let mut index: HashMap<&str, Vec<DocId>> = HashMap::new();
     for d in docs {
         for r in &d.meta.references {
             index.entry(r.as_str()).or_default().push(d.id);

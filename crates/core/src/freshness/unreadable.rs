@@ -7,17 +7,25 @@ use std::path::Path;
 
 use heed::RoTxn;
 
-use super::dates::DateOrder;
+use super::describe::FolderSettings;
 use super::meta::DocMeta;
 use super::series::{analyse_path, compare_versions};
 use crate::error::Result;
+use crate::ids::DocId;
 use crate::store::{Databases, get_meta, meta_keys};
 
-/// Documents with an unreadable newer version, with the mark to show.
+/// Documents with an unreadable newer version, with the mark to show. A
+/// failed file's path is read with the date order of the watched folder
+/// holding it (`folders`; day-month when none does).
 ///
 /// # Errors
 /// Storage errors.
-pub fn marks(dbs: &Databases, rtxn: &RoTxn<'_>, metas: &BTreeMap<u32, DocMeta>) -> Result<BTreeMap<u32, String>> {
+pub fn marks(
+    dbs: &Databases,
+    rtxn: &RoTxn<'_>,
+    metas: &BTreeMap<DocId, DocMeta>,
+    folders: &[FolderSettings],
+) -> Result<BTreeMap<DocId, String>> {
     let roots: Vec<String> = get_meta(dbs, rtxn, meta_keys::ROOTS)?.unwrap_or_default();
     let mut out = BTreeMap::new();
     for entry in dbs.files.iter(rtxn)? {
@@ -29,7 +37,13 @@ pub fn marks(dbs: &Databases, rtxn: &RoTxn<'_>, metas: &BTreeMap<u32, DocMeta>) 
             continue;
         };
         let rel = Path::new(path).strip_prefix(root).map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
-        let tokens = analyse_path(&rel, DateOrder::DayMonth);
+        let order = folders
+            .iter()
+            .filter(|f| Path::new(path).starts_with(&f.path))
+            .max_by_key(|f| f.path.as_os_str().len())
+            .map(|f| f.date_order)
+            .unwrap_or_default();
+        let tokens = analyse_path(&rel, order);
         if !tokens.had_version_token {
             continue;
         }

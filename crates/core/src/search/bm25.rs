@@ -1,13 +1,18 @@
 //! Okapi BM25 over the candidate bitmap (Robertson & Zaragoza, "The
 //! Probabilistic Relevance Framework: BM25 and Beyond", 2009), with the
 //! non-negative IDF `ln(1 + (N - df + 0.5) / (df + 0.5))` used by Lucene.
+//!
+//! `N` and `df` count only the chunks of documents the user may see (the
+//! `visible` set: current or withheld, never hidden), so a hidden document's
+//! terms never move a score that is shown. The average length `avgdl` is
+//! library-wide: one total that carries no term.
 
 use std::collections::HashMap;
 
 use heed::RoTxn;
-use roaring::RoaringBitmap;
 
 use crate::error::Result;
+use crate::ids::{ChunkId, ChunkSet};
 use crate::store::{Databases, chunk_of_key, get_meta, meta_keys, term_prefix};
 use crate::text::Tokenizer;
 
@@ -18,6 +23,7 @@ pub const B: f32 = 0.75;
 
 /// Score every candidate chunk containing a query term; returns
 /// `(chunk id, score)` sorted by score, best first, at most `limit`.
+/// `visible` (a superset of `candidates`) is what `N` and `df` count.
 ///
 /// # Errors
 /// LMDB errors.
@@ -26,30 +32,31 @@ pub fn search(
     rtxn: &RoTxn<'_>,
     tokenizer: &Tokenizer,
     query: &str,
-    candidates: &RoaringBitmap,
+    candidates: &ChunkSet,
+    visible: &ChunkSet,
     limit: usize,
-) -> Result<Vec<(u32, f32)>> {
+) -> Result<Vec<(ChunkId, f32)>> {
     let all = crate::store::all_chunks(dbs, rtxn)?;
-    let n = all.len().max(1) as f32;
+    let n = visible.len().max(1) as f32;
     let total_len: f64 = get_meta::<f64>(dbs, rtxn, meta_keys::BM25_TOTAL_LEN)?.unwrap_or(0.0);
-    let avgdl = (total_len as f32 / n).max(1.0);
+    let avgdl = (total_len as f32 / all.len().max(1) as f32).max(1.0);
     let mut terms = tokenizer.terms(query);
     terms.sort();
     terms.dedup();
-    let mut scores: HashMap<u32, f32> = HashMap::new();
+    let mut scores: HashMap<ChunkId, f32> = HashMap::new();
     for term in &terms {
         let Some(postings) = dbs.postings.get(rtxn, term)? else {
             continue;
         };
-        let df = postings.len() as f32;
+        let df = postings.bitmap().intersection_len(visible.bitmap()) as f32;
         let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
-        let hits = postings & candidates;
+        let hits = postings.intersection(candidates);
         if hits.is_empty() {
             continue;
         }
         score_term(dbs, rtxn, term, &hits, idf, avgdl, &mut scores)?;
     }
-    let mut ranked: Vec<(u32, f32)> = scores.into_iter().collect();
+    let mut ranked: Vec<(ChunkId, f32)> = scores.into_iter().collect();
     ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     ranked.truncate(limit);
     Ok(ranked)
@@ -59,12 +66,12 @@ fn score_term(
     dbs: &Databases,
     rtxn: &RoTxn<'_>,
     term: &str,
-    hits: &RoaringBitmap,
+    hits: &ChunkSet,
     idf: f32,
     avgdl: f32,
-    scores: &mut HashMap<u32, f32>,
+    scores: &mut HashMap<ChunkId, f32>,
 ) -> Result<()> {
-    let mut add = |chunk: u32, tf: u32| -> Result<()> {
+    let mut add = |chunk: ChunkId, tf: u32| -> Result<()> {
         let len = dbs.chunk_lens.get(rtxn, &chunk)?.map_or(avgdl, |l| l as f32);
         let tf = tf as f32;
         let norm = tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len / avgdl));
@@ -73,7 +80,7 @@ fn score_term(
     };
     // Few candidates: look each one up. Many: one sequential scan of the term's entries.
     if hits.len() <= DIRECT_LOOKUP_MAX {
-        for chunk in hits {
+        for chunk in hits.iter() {
             if let Some(tf) = dbs.term_freqs.get(rtxn, &crate::store::term_chunk_key(term, chunk))? {
                 add(chunk, tf)?;
             }

@@ -9,12 +9,13 @@ use std::time::Instant;
 
 use almirah_embed::{Embedder, InputKind};
 use heed::RoTxn;
-use roaring::RoaringBitmap;
 use serde::Serialize;
 
 pub use vector::{VectorParams, VectorStrategy};
 
 use crate::error::{Error, Result};
+use crate::freshness::Verdict;
+use crate::ids::{ChunkId, ChunkSet, DocId};
 use crate::store::Databases;
 use crate::text::Tokenizer;
 
@@ -71,11 +72,11 @@ pub struct RankScore {
 #[derive(Debug, Clone, Serialize)]
 pub struct Hit {
     /// Chunk id.
-    pub chunk_id: u32,
+    pub chunk_id: ChunkId,
     /// Readable chunk key.
     pub key: String,
     /// Document id.
-    pub doc_id: u32,
+    pub doc_id: DocId,
     /// Document title.
     pub title: String,
     /// Source path.
@@ -94,8 +95,9 @@ pub struct Hit {
     pub bm25: Option<RankScore>,
     /// Vector rank and cosine similarity, if the vector search found it.
     pub vector: Option<RankScore>,
-    /// The gate's verdict (`admissible` for every hit returned).
-    pub verdict: String,
+    /// The gate's verdict (admissible for every hit a search returns;
+    /// withheld only in the notes' bounded second search).
+    pub verdict: Verdict,
 }
 
 /// Hits and how they were found.
@@ -111,7 +113,18 @@ pub struct SearchResults {
     pub elapsed_ms: f64,
 }
 
-/// Search `candidates` for `query`.
+/// What one search runs over: the chunks it may rank, and the chunks BM25's
+/// corpus statistics count (the user's visible set; see [`bm25`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Scope<'a> {
+    /// Chunks that may be ranked and returned.
+    pub candidates: &'a ChunkSet,
+    /// Chunks whose terms count in `N` and `df` (a superset of `candidates`).
+    pub visible: &'a ChunkSet,
+}
+
+/// Search the scope's candidates for `query`. Hits carry an admissible
+/// verdict without a mark; the caller (the read snapshot) sets the real one.
 ///
 /// # Errors
 /// Embedder errors for the query, LMDB and arroy errors.
@@ -121,14 +134,15 @@ pub fn search(
     embedder: &dyn Embedder,
     vector_index: u16,
     query: &str,
-    candidates: &RoaringBitmap,
+    scope: Scope<'_>,
     opts: &SearchOptions,
 ) -> Result<SearchResults> {
+    let candidates = scope.candidates;
     let started = Instant::now();
     let tokenizer = Tokenizer::default();
     let keyword = match opts.mode {
         SearchMode::Vector => Vec::new(),
-        _ => bm25::search(dbs, rtxn, &tokenizer, query, candidates, opts.depth)?,
+        _ => bm25::search(dbs, rtxn, &tokenizer, query, candidates, scope.visible, opts.depth)?,
     };
     let (semantic, strategy) = match opts.mode {
         SearchMode::Bm25 => (Vec::new(), VectorStrategy::Exact),
@@ -137,10 +151,10 @@ pub fn search(
             vector::search(dbs, rtxn, vector_index, &qv, candidates, opts.depth, opts.vector)?
         }
     };
-    let keyword_ids: Vec<u32> = keyword.iter().map(|h| h.0).collect();
-    let semantic: Vec<(u32, f32)> =
+    let keyword_ids: Vec<ChunkId> = keyword.iter().map(|h| h.0).collect();
+    let semantic: Vec<(ChunkId, f32)> =
         semantic.into_iter().filter(|(id, sim)| *sim >= opts.min_similarity || keyword_ids.contains(id)).collect();
-    let semantic_ids: Vec<u32> = semantic.iter().map(|h| h.0).collect();
+    let semantic_ids: Vec<ChunkId> = semantic.iter().map(|h| h.0).collect();
     let fused = rrf::fuse(&[&keyword_ids, &semantic_ids]);
     let mut hits = Vec::with_capacity(opts.k);
     for (id, score) in fused.into_iter().take(opts.k) {
@@ -161,14 +175,14 @@ fn embed_query(embedder: &dyn Embedder, query: &str) -> Result<Vec<f32>> {
         .ok_or_else(|| Error::Embed(almirah_embed::EmbedError::Protocol("no query vector".into())))
 }
 
-fn rank_of(list: &[(u32, f32)], id: u32) -> Option<RankScore> {
+fn rank_of(list: &[(ChunkId, f32)], id: ChunkId) -> Option<RankScore> {
     list.iter().position(|h| h.0 == id).map(|i| RankScore { rank: i + 1, score: list[i].1 })
 }
 
 pub(crate) fn load_hit(
     dbs: &Databases,
     rtxn: &RoTxn<'_>,
-    id: u32,
+    id: ChunkId,
     score: f32,
     bm25: Option<RankScore>,
     vector: Option<RankScore>,
@@ -192,6 +206,6 @@ pub(crate) fn load_hit(
         score,
         bm25,
         vector,
-        verdict: "admissible".into(),
+        verdict: Verdict::Admissible { mark: None },
     }))
 }

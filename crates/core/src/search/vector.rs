@@ -6,9 +6,9 @@ use std::num::NonZeroUsize;
 
 use arroy::distances::Cosine;
 use heed::RoTxn;
-use roaring::RoaringBitmap;
 
 use crate::error::Result;
+use crate::ids::{ChunkId, ChunkSet};
 use crate::store::Databases;
 
 /// How the vector search ran.
@@ -43,21 +43,21 @@ pub fn search(
     rtxn: &RoTxn<'_>,
     index: u16,
     query: &[f32],
-    candidates: &RoaringBitmap,
+    candidates: &ChunkSet,
     limit: usize,
     params: VectorParams,
-) -> Result<(Vec<(u32, f32)>, VectorStrategy)> {
+) -> Result<(Vec<(ChunkId, f32)>, VectorStrategy)> {
     if candidates.len() > params.exact_threshold
         && let Ok(reader) = arroy::Reader::<Cosine>::open(rtxn, index, dbs.vectors)
     {
         let search_k = limit * reader.n_trees().max(1) * params.search_k_factor.max(1);
         let mut q = reader.nns(limit);
-        q.candidates(candidates);
+        q.candidates(candidates.bitmap());
         if let Some(k) = NonZeroUsize::new(search_k) {
             q.search_k(k);
         }
         let hits = q.by_vector(rtxn, query)?;
-        let sims = hits.into_iter().map(|(id, d)| (id, 1.0 - 2.0 * d)).collect();
+        let sims = hits.into_iter().map(|(id, d)| (ChunkId::new(id), 1.0 - 2.0 * d)).collect();
         return Ok((sims, VectorStrategy::Arroy { search_k }));
     }
     Ok((exact(dbs, rtxn, index, query, candidates, limit)?, VectorStrategy::Exact))
@@ -73,13 +73,13 @@ pub fn exact(
     rtxn: &RoTxn<'_>,
     index: u16,
     query: &[f32],
-    candidates: &RoaringBitmap,
+    candidates: &ChunkSet,
     limit: usize,
-) -> Result<Vec<(u32, f32)>> {
+) -> Result<Vec<(ChunkId, f32)>> {
     let writer = arroy::Writer::<Cosine>::new(dbs.vectors, index, query.len());
     let mut scored = Vec::with_capacity(candidates.len() as usize);
-    for id in candidates {
-        if let Some(v) = writer.item_vector(rtxn, id)? {
+    for id in candidates.iter() {
+        if let Some(v) = writer.item_vector(rtxn, id.get())? {
             scored.push((id, dot(query, &v)));
         }
     }

@@ -6,6 +6,8 @@ use std::borrow::Cow;
 use heed::{BoxedError, BytesDecode, BytesEncode};
 use roaring::RoaringBitmap;
 
+use crate::ids::ChunkId;
+
 /// Stores a [`RoaringBitmap`] in the portable Roaring serialisation
 /// (<https://github.com/RoaringBitmap/RoaringFormatSpec>).
 pub struct RoaringCodec;
@@ -33,11 +35,11 @@ pub const MAX_TERM_BYTES: usize = 200;
 
 /// Key of the term-frequency database: `term bytes, 0x00, chunk id (u32 big-endian)`.
 /// Big-endian ids keep all chunks of one term contiguous and ordered.
-pub fn term_chunk_key(term: &str, chunk: u32) -> Vec<u8> {
+pub fn term_chunk_key(term: &str, chunk: ChunkId) -> Vec<u8> {
     let mut key = Vec::with_capacity(term.len() + 5);
     key.extend_from_slice(term.as_bytes());
     key.push(0);
-    key.extend_from_slice(&chunk.to_be_bytes());
+    key.extend_from_slice(&chunk.get().to_be_bytes());
     key
 }
 
@@ -50,9 +52,9 @@ pub fn term_prefix(term: &str) -> Vec<u8> {
 }
 
 /// The chunk id at the end of a `(term, chunk)` key.
-pub fn chunk_of_key(key: &[u8]) -> Option<u32> {
+pub fn chunk_of_key(key: &[u8]) -> Option<ChunkId> {
     let tail: [u8; 4] = key.get(key.len().checked_sub(4)?..)?.try_into().ok()?;
-    Some(u32::from_be_bytes(tail))
+    Some(ChunkId::new(u32::from_be_bytes(tail)))
 }
 
 /// Key of the embedding cache: embedder fingerprint (16 hex chars) then the
@@ -84,12 +86,12 @@ mod tests {
 
     #[test]
     fn term_chunk_keys_round_trip_and_sort_by_chunk() {
-        let a = term_chunk_key("leave", 2);
-        let b = term_chunk_key("leave", 256);
+        let a = term_chunk_key("leave", ChunkId::new(2));
+        let b = term_chunk_key("leave", ChunkId::new(256));
         assert!(a < b);
-        assert_eq!(chunk_of_key(&b), Some(256));
+        assert_eq!(chunk_of_key(&b), Some(ChunkId::new(256)));
         assert!(b.starts_with(&term_prefix("leave")));
-        assert!(!term_chunk_key("leaves", 1).starts_with(&term_prefix("leave")));
+        assert!(!term_chunk_key("leaves", ChunkId::new(1)).starts_with(&term_prefix("leave")));
     }
 
     #[test]

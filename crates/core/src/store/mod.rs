@@ -6,6 +6,7 @@ mod codec;
 pub mod dump;
 mod fs_check;
 mod records;
+mod upgrade;
 
 use std::path::{Path, PathBuf};
 
@@ -13,7 +14,6 @@ use arroy::distances::Cosine;
 use heed::byteorder::BigEndian;
 use heed::types::{Bytes, SerdeBincode, SerdeJson, Str, U32};
 use heed::{CommitOrAbort, Env, EnvOpenOptions, RoTxn, WithoutTls};
-use roaring::RoaringBitmap;
 
 pub use codec::{
     MAX_TERM_BYTES, RoaringCodec, cache_key, chunk_of_key, term_chunk_key, term_prefix, vector_from_bytes,
@@ -23,9 +23,10 @@ pub use fs_check::{FsClass, classify_filesystem, classify_path, filesystem_class
 pub use records::{ChunkRecord, ChunkTerms, DocumentRecord, FileRecord, FileStatus};
 
 use crate::error::{Error, Result};
+use crate::ids::{ChunkId, ChunkSet, DocId, IdCodec, IdSetCodec};
 
 /// On-disk format version. Bump it with an upgrade step for every layout change.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 /// Version of the BM25 tokenizer; a change forces a keyword-index rebuild.
 pub const TOKENIZER_VERSION: u32 = 1;
 
@@ -64,31 +65,33 @@ pub struct Databases {
     /// Absolute path → [`FileRecord`].
     pub files: heed::Database<'static, Str, SerdeJson<FileRecord>>,
     /// Document id → [`DocumentRecord`].
-    pub documents: heed::Database<'static, U32<BigEndian>, SerdeJson<DocumentRecord>>,
+    pub documents: heed::Database<'static, IdCodec<DocId>, SerdeJson<DocumentRecord>>,
     /// Chunk id → [`ChunkRecord`].
-    pub chunks: heed::Database<'static, U32<BigEndian>, SerdeBincode<ChunkRecord>>,
-    /// Readable chunk key → chunk id.
-    pub chunk_keys: heed::Database<'static, Str, U32<BigEndian>>,
+    pub chunks: heed::Database<'static, IdCodec<ChunkId>, SerdeBincode<ChunkRecord>>,
+    /// Readable chunk key → chunk id (chunk keys only, never document keys).
+    pub chunk_keys: heed::Database<'static, Str, IdCodec<ChunkId>>,
+    /// Readable document key → document id (since format v2).
+    pub doc_keys: heed::Database<'static, Str, IdCodec<DocId>>,
     /// BM25 postings: term → chunk ids.
-    pub postings: heed::Database<'static, Str, RoaringCodec>,
+    pub postings: heed::Database<'static, Str, IdSetCodec<ChunkId>>,
     /// BM25 term frequencies: `(term, chunk)` key (see [`term_chunk_key`]) → count.
     pub term_freqs: heed::Database<'static, Bytes, U32<BigEndian>>,
     /// Chunk id → its length and distinct terms.
-    pub chunk_terms: heed::Database<'static, U32<BigEndian>, SerdeBincode<ChunkTerms>>,
+    pub chunk_terms: heed::Database<'static, IdCodec<ChunkId>, SerdeBincode<ChunkTerms>>,
     /// Facet (`all`, `doc:<id>`, `kind:<kind>`) → chunk ids.
-    pub facets: heed::Database<'static, Str, RoaringCodec>,
+    pub facets: heed::Database<'static, Str, IdSetCodec<ChunkId>>,
     /// Embedding cache: [`cache_key`] → little-endian f32 vector.
     pub embed_cache: heed::Database<'static, Bytes, Bytes>,
     /// CSV tables: document id → table.
-    pub tables: heed::Database<'static, U32<BigEndian>, SerdeJson<almirah_extract::Table>>,
+    pub tables: heed::Database<'static, IdCodec<DocId>, SerdeJson<almirah_extract::Table>>,
     /// arroy vectors (cosine), item id = chunk id.
     pub vectors: arroy::Database<'static, Cosine>,
     /// Document id → metadata with provenance (read per query by the gate).
-    pub doc_meta: heed::Database<'static, U32<BigEndian>, SerdeJson<crate::freshness::DocMeta>>,
+    pub doc_meta: heed::Database<'static, IdCodec<DocId>, SerdeJson<crate::freshness::DocMeta>>,
     /// Chunk id → its length in BM25 tokens (read for every scored chunk).
-    pub chunk_lens: heed::Database<'static, U32<BigEndian>, U32<BigEndian>>,
+    pub chunk_lens: heed::Database<'static, IdCodec<ChunkId>, U32<BigEndian>>,
     /// Document id → user overrides (field → value), applied at query time.
-    pub overrides: heed::Database<'static, U32<BigEndian>, SerdeJson<std::collections::BTreeMap<String, String>>>,
+    pub overrides: heed::Database<'static, IdCodec<DocId>, SerdeJson<std::collections::BTreeMap<String, String>>>,
     /// Runtime health (`watch` → the watcher's queue, last reconcile, folder
     /// modes). Not library content: the logical dump leaves it out.
     pub health: heed::Database<'static, Str, SerdeJson<serde_json::Value>>,
@@ -101,7 +104,7 @@ pub struct Store {
     path: PathBuf,
 }
 
-const DB_NAMES: [&str; 16] = [
+const DB_NAMES: [&str; 17] = [
     "meta",
     "files",
     "documents",
@@ -118,6 +121,7 @@ const DB_NAMES: [&str; 16] = [
     "overrides",
     "chunk-lens",
     "health",
+    "doc-keys",
 ];
 
 impl Store {
@@ -151,7 +155,7 @@ impl Store {
                 for name in DB_NAMES {
                     dbs.push(opener.create_database::<Bytes, Bytes>(wtxn, Some(name))?);
                 }
-                let array: [_; 16] = dbs.try_into().map_err(|_| Error::DataCorruption("database count".into()))?;
+                let array: [_; 17] = dbs.try_into().map_err(|_| Error::DataCorruption("database count".into()))?;
                 Ok(CommitOrAbort::<_, ()>::Commit(array))
             })?
             .unwrap_commit();
@@ -172,23 +176,26 @@ impl Store {
             overrides: raw[13].remap_types(),
             chunk_lens: raw[14].remap_types(),
             health: raw[15].remap_types(),
+            doc_keys: raw[16].remap_types(),
         })
     }
 
     fn check_format(&self) -> Result<()> {
         let mut wtxn = self.env.write_txn()?;
         let found = self.dbs.meta.get(&wtxn, meta_keys::FORMAT_VERSION)?.and_then(|v| v.as_u64());
+        let found = found.map(|v| u32::try_from(v).unwrap_or(u32::MAX));
         match found {
             None => {
                 self.dbs.meta.put(&mut wtxn, meta_keys::FORMAT_VERSION, &FORMAT_VERSION.into())?;
                 self.dbs.meta.put(&mut wtxn, meta_keys::TOKENIZER_VERSION, &TOKENIZER_VERSION.into())?;
                 wtxn.commit()?;
             }
-            Some(v) if v > u64::from(FORMAT_VERSION) => {
-                return Err(Error::IncompatibleIndex {
-                    found: u32::try_from(v).unwrap_or(u32::MAX),
-                    supported: FORMAT_VERSION,
-                });
+            Some(v) if v > FORMAT_VERSION => {
+                return Err(Error::IncompatibleIndex { found: v, supported: FORMAT_VERSION });
+            }
+            Some(v) if v < FORMAT_VERSION => {
+                upgrade::upgrade(&self.dbs, &mut wtxn, v)?;
+                wtxn.commit()?;
             }
             Some(_) => wtxn.abort(),
         }
@@ -238,10 +245,15 @@ pub fn get_meta<T: serde::de::DeserializeOwned>(dbs: &Databases, rtxn: &RoTxn<'_
     }
 }
 
+/// The facet holding the chunks of one document (`doc:<id>`).
+pub fn doc_facet(doc: DocId) -> String {
+    format!("doc:{}", doc.get())
+}
+
 /// Every chunk id in the library.
 ///
 /// # Errors
 /// LMDB errors.
-pub fn all_chunks(dbs: &Databases, rtxn: &RoTxn<'_>) -> Result<RoaringBitmap> {
+pub fn all_chunks(dbs: &Databases, rtxn: &RoTxn<'_>) -> Result<ChunkSet> {
     Ok(dbs.facets.get(rtxn, FACET_ALL)?.unwrap_or_default())
 }

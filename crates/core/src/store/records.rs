@@ -5,6 +5,8 @@ use std::collections::BTreeMap;
 use almirah_extract::FileKind;
 use serde::{Deserialize, Serialize};
 
+use crate::ids::{ChunkId, DocId};
+
 /// The ingest status of one file, as shown to users.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -52,7 +54,7 @@ pub struct FileRecord {
     /// Modification time, nanoseconds since the Unix epoch.
     pub mtime_ns: i128,
     /// Document serving this path, if any version of it is searchable.
-    pub doc_id: Option<u32>,
+    pub doc_id: Option<DocId>,
     /// Ingest status of the current content.
     pub status: FileStatus,
     /// Reason for a non-indexed status.
@@ -63,7 +65,7 @@ pub struct FileRecord {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DocumentRecord {
     /// Internal id, stable across moves, never reused.
-    pub id: u32,
+    pub id: DocId,
     /// Readable key, unique in the library.
     pub key: String,
     /// Absolute path of the source file.
@@ -75,7 +77,7 @@ pub struct DocumentRecord {
     /// blake3 of the content that produced the chunks, hex.
     pub content_hash: String,
     /// Chunk ids in document order.
-    pub chunks: Vec<u32>,
+    pub chunks: Vec<ChunkId>,
     /// PDF page count.
     pub pages: Option<u32>,
     /// Front matter, as read.
@@ -90,7 +92,7 @@ pub struct DocumentRecord {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ChunkRecord {
     /// Owning document.
-    pub doc_id: u32,
+    pub doc_id: DocId,
     /// 0-based position in the document.
     pub ordinal: u32,
     /// Readable key, e.g. `leave-policy::earned-leave#1`.

@@ -12,6 +12,7 @@ use super::prepare::Prepared;
 use super::scan::ScannedFile;
 use crate::error::{Error, Result};
 use crate::failpoint;
+use crate::ids::{ChunkId, DocId};
 use crate::store::{
     ChunkRecord, ChunkTerms, Databases, DocumentRecord, FACET_ALL, FileRecord, FileStatus, Store, get_meta, meta_keys,
     term_chunk_key,
@@ -130,14 +131,14 @@ impl Batch<'_> {
         let id = match &old {
             Some(old) => {
                 self.remove_chunks(old)?;
-                self.dbs.chunk_keys.delete(&mut self.wtxn, &old.key)?;
+                self.dbs.doc_keys.delete(&mut self.wtxn, &old.key)?;
                 old.id
             }
-            None => self.next_counter(meta_keys::NEXT_DOC_ID)?,
+            None => DocId::new(self.next_counter(meta_keys::NEXT_DOC_ID)?),
         };
         let key = self.unique_doc_key(&super::describe_file::key_base(&file.path, &meta), id)?;
         self.dbs.doc_meta.put(&mut self.wtxn, &id, &meta)?;
-        self.dbs.chunk_keys.put(&mut self.wtxn, &key, &id)?;
+        self.dbs.doc_keys.put(&mut self.wtxn, &key, &id)?;
         let kind = extracted.doc.kind;
         self.title = super::context_title(&extracted.doc, &file.path);
         let mut chunk_ids = Vec::with_capacity(extracted.chunks.len());
@@ -174,13 +175,13 @@ impl Batch<'_> {
 
     fn insert_chunk(
         &mut self,
-        doc_id: u32,
+        doc_id: DocId,
         key: &str,
         draft: &ChunkDraft,
         vector: &[f32],
         kind: almirah_extract::FileKind,
-    ) -> Result<u32> {
-        let id = self.next_counter(meta_keys::NEXT_CHUNK_ID)?;
+    ) -> Result<ChunkId> {
+        let id = ChunkId::new(self.next_counter(meta_keys::NEXT_CHUNK_ID)?);
         let record = ChunkRecord {
             doc_id,
             ordinal: draft.ordinal,
@@ -201,10 +202,10 @@ impl Batch<'_> {
         self.dbs.chunk_terms.put(&mut self.wtxn, &id, &terms)?;
         self.dbs.chunk_lens.put(&mut self.wtxn, &id, &len)?;
         self.total_len += i64::from(len);
-        for facet in [FACET_ALL.to_string(), format!("doc:{doc_id}"), format!("kind:{}", kind_name(kind))] {
+        for facet in [FACET_ALL.to_string(), crate::store::doc_facet(doc_id), format!("kind:{}", kind_name(kind))] {
             self.facets.add(&facet, id);
         }
-        self.arroy.add_item(&mut self.wtxn, id, vector)?;
+        self.arroy.add_item(&mut self.wtxn, id.get(), vector)?;
         self.outcome.chunks_added += 1;
         Ok(id)
     }
@@ -224,19 +225,21 @@ impl Batch<'_> {
                 self.dbs.chunk_keys.delete(&mut self.wtxn, &chunk.key)?;
                 self.dbs.chunks.delete(&mut self.wtxn, &id)?;
             }
-            for facet in [FACET_ALL.to_string(), format!("doc:{}", doc.id), format!("kind:{}", kind_name(doc.kind))] {
+            for facet in
+                [FACET_ALL.to_string(), crate::store::doc_facet(doc.id), format!("kind:{}", kind_name(doc.kind))]
+            {
                 self.facets.remove(&facet, id);
             }
-            self.arroy.del_item(&mut self.wtxn, id)?;
+            self.arroy.del_item(&mut self.wtxn, id.get())?;
             self.outcome.chunks_removed += 1;
         }
         Ok(())
     }
 
-    fn remove_document(&mut self, doc_id: u32) -> Result<()> {
+    fn remove_document(&mut self, doc_id: DocId) -> Result<()> {
         if let Some(doc) = self.dbs.documents.get(&self.wtxn, &doc_id)? {
             self.remove_chunks(&doc)?;
-            self.dbs.chunk_keys.delete(&mut self.wtxn, &doc.key)?;
+            self.dbs.doc_keys.delete(&mut self.wtxn, &doc.key)?;
             self.dbs.documents.delete(&mut self.wtxn, &doc_id)?;
             self.dbs.tables.delete(&mut self.wtxn, &doc_id)?;
             self.dbs.doc_meta.delete(&mut self.wtxn, &doc_id)?;
@@ -327,17 +330,17 @@ impl Batch<'_> {
         Ok(next)
     }
 
-    fn unique_doc_key(&self, base: &str, id: u32) -> Result<String> {
+    fn unique_doc_key(&self, base: &str, id: DocId) -> Result<String> {
         let base = base.to_string();
-        let taken = self.dbs.chunk_keys.get(&self.wtxn, &base)?.is_some_and(|owner| owner != id);
-        Ok(if taken { format!("{base}-{id}") } else { base })
+        let taken = self.dbs.doc_keys.get(&self.wtxn, &base)?.is_some_and(|owner| owner != id);
+        Ok(if taken { format!("{base}-{}", id.get()) } else { base })
     }
 }
 
 fn file_record(
     file: &ScannedFile,
     hash: String,
-    doc_id: Option<u32>,
+    doc_id: Option<DocId>,
     status: FileStatus,
     reason: Option<String>,
 ) -> FileRecord {

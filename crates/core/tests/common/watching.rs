@@ -150,7 +150,7 @@ impl Watched {
     }
 
     /// The document id recorded for `rel`.
-    pub fn doc_id(&self, rel: &str) -> Option<u32> {
+    pub fn doc_id(&self, rel: &str) -> Option<almirah_core::DocId> {
         let rtxn = self.engine.store().read_txn().unwrap();
         let key = self.path(rel).to_string_lossy().into_owned();
         self.engine.store().dbs().files.get(&rtxn, &key).unwrap().and_then(|r| r.doc_id)

@@ -1,0 +1,154 @@
+//! Search through the snapshot's gate: only admissible chunks are ranked;
+//! a bounded second search over withheld chunks feeds the notes.
+
+use almirah_embed::EmbedderId;
+use serde::Serialize;
+
+use super::Snapshot;
+use crate::error::{Error, Result};
+use crate::freshness::gate::Gate;
+use crate::freshness::{AsOf, Reason, Session, StatusLabel, Verdict};
+use crate::ids::ChunkSet;
+use crate::search::{self, Hit, Scope, SearchOptions, SearchResults};
+use crate::store::{get_meta, meta_keys};
+
+/// Narrows a search to some documents. Both fields only ever narrow the
+/// admissible set; neither can admit a withheld or hidden document.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DocFilter {
+    /// Keep documents of this series (case-insensitive): the series as
+    /// `almirah docs` shows it, or the part of a document key before `@`.
+    pub series: Option<String>,
+    /// Keep documents of this session.
+    pub session: Option<Session>,
+}
+
+impl DocFilter {
+    /// Whether the filter keeps everything.
+    pub fn is_empty(&self) -> bool {
+        self.series.is_none() && self.session.is_none()
+    }
+
+    /// The chunks of `within` (admissible or withheld) whose documents this
+    /// filter keeps. `keys` gives a document's key.
+    pub(crate) fn narrow(&self, gate: &Gate, within: &ChunkSet, key_of: impl Fn(crate::DocId) -> String) -> ChunkSet {
+        if self.is_empty() {
+            return within.clone();
+        }
+        let mut keep = ChunkSet::new();
+        for (id, _) in gate.visible_documents() {
+            if self.keeps(gate, id, &key_of(id)) {
+                keep.union_with(&gate.chunks_of(id).intersection(within));
+            }
+        }
+        keep
+    }
+
+    fn keeps(&self, gate: &Gate, id: crate::DocId, key: &str) -> bool {
+        let meta = gate.meta(id);
+        let series_ok = self.series.as_ref().is_none_or(|wanted| {
+            let wanted = wanted.trim().to_lowercase();
+            let series = meta.and_then(|m| m.series.as_ref()).map(|f| f.value.to_lowercase());
+            let base = key.split('@').next().unwrap_or(key).to_lowercase();
+            series.as_deref() == Some(wanted.as_str()) || base == wanted
+        });
+        let session_ok = self.session.is_none_or(|s| meta.and_then(|m| m.session.as_ref()).map(|f| f.value) == Some(s));
+        series_ok && session_ok
+    }
+}
+
+/// A hit withheld by the gate, kept only for notes and `--all-versions`.
+#[derive(Debug, Clone, Serialize)]
+pub struct WithheldHit {
+    /// The hit (its verdict says why it was withheld).
+    pub hit: Hit,
+    /// Every status that applies, strongest first.
+    pub statuses: Vec<StatusLabel>,
+    /// Why: "superseded by circular-14@2026-27; other session 2024-25 …".
+    pub reason: Reason,
+}
+
+/// Admissible hits plus the withheld notes.
+#[derive(Debug, Clone, Serialize)]
+pub struct GatedResults {
+    /// When the answer speaks for.
+    pub as_of: AsOf,
+    /// Admissible hits, best first.
+    pub results: SearchResults,
+    /// Withheld hits (a bounded second search), best first.
+    pub withheld: Vec<WithheldHit>,
+}
+
+impl GatedResults {
+    /// No hits and no withheld notes (an empty library).
+    pub fn empty(as_of: AsOf) -> Self {
+        Self {
+            as_of,
+            results: SearchResults {
+                hits: Vec::new(),
+                candidates: 0,
+                vector_strategy: crate::search::VectorStrategy::Exact,
+                elapsed_ms: 0.0,
+            },
+            withheld: Vec::new(),
+        }
+    }
+}
+
+/// Error unless the stored and configured embedder identities match.
+///
+/// # Errors
+/// [`Error::EmbedderMismatch`].
+pub fn check_identity(stored: &EmbedderId, configured: &EmbedderId) -> Result<()> {
+    if stored == configured {
+        return Ok(());
+    }
+    let describe = |id: &EmbedderId| format!("{}:{} ({} dims)", id.provider, id.model, id.dimensions);
+    Err(Error::EmbedderMismatch { stored: describe(stored), configured: describe(configured) })
+}
+
+impl Snapshot<'_> {
+    /// Hybrid search through the gate, narrowed by `filter`; `withheld_k`
+    /// withheld hits (0 for none) feed the notes.
+    ///
+    /// # Errors
+    /// [`Error::EmbedderMismatch`] when the index was built with another
+    /// embedder; [`Error::SnapshotExpired`]; embedder and storage errors.
+    pub fn search(
+        &self,
+        query: &str,
+        opts: &SearchOptions,
+        withheld_k: usize,
+        filter: &DocFilter,
+    ) -> Result<GatedResults> {
+        let embedder = self.embedder.get()?;
+        let rtxn = self.txn()?;
+        let dbs = &self.dbs;
+        let Some(stored) = get_meta::<EmbedderId>(dbs, &rtxn, meta_keys::EMBEDDER)? else {
+            return Ok(GatedResults::empty(self.as_of()));
+        };
+        check_identity(&stored, &embedder.resolve_id()?)?;
+        let index: u16 = get_meta(dbs, &rtxn, meta_keys::VECTOR_INDEX)?.unwrap_or(0);
+        let key_of = |id| dbs.documents.get(&rtxn, &id).ok().flatten().map(|d| d.key).unwrap_or_default();
+        let admissible = filter.narrow(&self.gate, self.gate.admissible(), key_of);
+        let scope = Scope { candidates: &admissible, visible: self.gate.visible_chunks() };
+        let mut results = search::search(dbs, &rtxn, embedder, index, query, scope, opts)?;
+        for hit in &mut results.hits {
+            hit.verdict = Verdict::Admissible { mark: self.mark_in(&rtxn, hit.doc_id)? };
+        }
+        let mut withheld = Vec::new();
+        if withheld_k > 0 && !self.gate.withheld().is_empty() {
+            let within = filter.narrow(&self.gate, self.gate.withheld(), key_of);
+            let w_opts = SearchOptions { k: withheld_k, ..*opts };
+            let scope = Scope { candidates: &within, visible: self.gate.visible_chunks() };
+            let w = search::search(dbs, &rtxn, embedder, index, query, scope, &w_opts)?;
+            for mut hit in w.hits {
+                let Some(status) = self.gate.status(hit.doc_id) else { continue };
+                let reason = self.reason_in(&rtxn, hit.doc_id)?;
+                hit.verdict = Verdict::Withheld(reason.clone());
+                withheld.push(WithheldHit { hit, statuses: status.labels(), reason });
+            }
+        }
+        Ok(GatedResults { as_of: self.as_of(), results, withheld })
+    }
+}

@@ -1,0 +1,61 @@
+//! Upgrading an older on-disk format in ordered steps (milli's
+//! `update/upgrade/`, STYLE convention 7). Each step moves the library from
+//! one format version to the next and lives in its own file; a later format
+//! change appends a step and never rewrites an earlier one. All steps run in
+//! the one write transaction that stamps the new version, so a crash during
+//! an upgrade leaves the old format intact and the next open starts again.
+
+mod v1_to_v2;
+
+use heed::RwTxn;
+
+use super::{Databases, FORMAT_VERSION, meta_keys};
+use crate::error::{Error, Result};
+
+/// One upgrade step: from format `from` to `from + 1`.
+pub(crate) struct Step {
+    /// The version this step reads.
+    pub from: u32,
+    /// What it changes, for logs.
+    pub name: &'static str,
+    /// The change, inside the upgrade's write transaction.
+    pub run: fn(&Databases, &mut RwTxn<'_>) -> Result<()>,
+}
+
+/// Every step, oldest first. Append; never reorder or edit a released step.
+pub(crate) const STEPS: &[Step] =
+    &[Step { from: 1, name: "v1 → v2: document keys move to their own table", run: v1_to_v2::run }];
+
+/// Run every step from `found` up to [`FORMAT_VERSION`] and stamp the new
+/// version, in `wtxn` (the caller commits).
+///
+/// # Errors
+/// [`Error::DataCorruption`] when no step starts at some version between
+/// `found` and the current one; LMDB errors and the steps' own errors.
+pub(crate) fn upgrade(dbs: &Databases, wtxn: &mut RwTxn<'_>, found: u32) -> Result<()> {
+    let mut version = found;
+    while version < FORMAT_VERSION {
+        let step = STEPS
+            .iter()
+            .find(|s| s.from == version)
+            .ok_or_else(|| Error::DataCorruption(format!("no upgrade step from format {version}")))?;
+        tracing::info!(step = step.name, "upgrading the library format");
+        (step.run)(dbs, wtxn)?;
+        version += 1;
+    }
+    dbs.meta.put(wtxn, meta_keys::FORMAT_VERSION, &FORMAT_VERSION.into())?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steps_are_ordered_and_reach_the_current_format() {
+        for (i, step) in STEPS.iter().enumerate() {
+            assert_eq!(step.from, i as u32 + 1, "step {} is out of order", step.name);
+        }
+        assert_eq!(STEPS.len() as u32 + 1, FORMAT_VERSION);
+    }
+}

@@ -1,0 +1,143 @@
+//! On-disk format compatibility (STYLE convention 7; tantivy's
+//! `compat_tests.rs`): the committed library of every released format opens,
+//! upgrades through the ordered steps, and then holds exactly what a fresh
+//! index of the same sources holds; a newer format is refused.
+//!
+//! The fixtures are written by `scripts/make-format-fixture.sh` from
+//! `tests/fixtures/format-sources`, which the libraries record at
+//! `/tmp/almirah-format-sources` (file times 2026-01-15).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::AtomicBool;
+
+use almirah_core::embed::EmbedderConfig;
+use almirah_core::store::{FORMAT_VERSION, meta_keys};
+use almirah_core::{Engine, EngineConfig, Error, NoProgress};
+use serde_json::{Value, json};
+
+const SOURCES: &str = "/tmp/almirah-format-sources";
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+fn lay_sources() {
+    let _ = std::fs::remove_dir_all(SOURCES);
+    let status = Command::new("cp").arg("-r").arg(fixtures().join("format-sources")).arg(SOURCES).status().unwrap();
+    assert!(status.success());
+    let touch = Command::new("find")
+        .args([SOURCES, "-type", "f", "-exec", "touch", "-d", "2026-01-15T00:00:00Z", "{}", "+"])
+        .status()
+        .unwrap();
+    assert!(touch.success());
+}
+
+fn open(data: &Path) -> almirah_core::Result<Engine> {
+    let mut cfg = EngineConfig::new(data);
+    cfg.embedder = EmbedderConfig::Hash { dimensions: 64 };
+    cfg.map_size = 1 << 28;
+    cfg.audiences = vec!["all-staff".into()];
+    Engine::open(cfg)
+}
+
+/// Everything a user or the gate can observe, ids included, paths as recorded.
+fn logical(engine: &Engine) -> Value {
+    let dbs = *engine.store().dbs();
+    let rtxn = engine.store().read_txn().unwrap();
+    let table = |it: Vec<(String, u32)>| it.into_iter().map(|(k, v)| json!([k, v])).collect::<Vec<_>>();
+    let doc_keys = dbs.doc_keys.iter(&rtxn).unwrap().map(|e| e.unwrap()).map(|(k, v)| (k.to_string(), v.get()));
+    let chunk_keys = dbs.chunk_keys.iter(&rtxn).unwrap().map(|e| e.unwrap()).map(|(k, v)| (k.to_string(), v.get()));
+    let chunks: Vec<Value> = dbs
+        .chunks
+        .iter(&rtxn)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .map(|(id, c)| json!([id.get(), c.doc_id.get(), c.key, c.heading_path, c.text, c.pages]))
+        .collect();
+    let postings: Vec<Value> = dbs
+        .postings
+        .iter(&rtxn)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .map(|(term, ids)| json!([term, ids.iter().map(|i| i.get()).collect::<Vec<_>>()]))
+        .collect();
+    let files: Vec<Value> = dbs
+        .files
+        .iter(&rtxn)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .map(|(p, r)| json!([p, r.hash, r.doc_id.map(|d| d.get()), r.status, r.reason]))
+        .collect();
+    let mut counts = engine.dump().unwrap().counts;
+    counts.remove("health");
+    let as_of = engine.as_of(chrono::NaiveDate::from_ymd_opt(2026, 11, 29), None);
+    json!({
+        "documents": engine.documents(as_of).unwrap(),
+        "doc_keys": table(doc_keys.collect()),
+        "chunk_keys": table(chunk_keys.collect()),
+        "chunks": chunks,
+        "postings": postings,
+        "files": files,
+        "counts": counts,
+        "tables": engine.lookup_table("fees", "tuition", 10, as_of).unwrap(),
+    })
+}
+
+fn fresh() -> (tempfile::TempDir, Value) {
+    let data = tempfile::tempdir().unwrap();
+    let engine = open(data.path()).unwrap();
+    let report = engine.index(&[PathBuf::from(SOURCES)], &NoProgress, &AtomicBool::new(false)).unwrap();
+    assert_eq!(report.outcomes.iter().filter(|o| o.status.is_some_and(|s| s.is_failure())).count(), 1);
+    let doc = engine.find_document("travel-circular").unwrap();
+    engine.set_override(doc, "session", Some("2026-27")).unwrap();
+    let dump = logical(&engine);
+    (data, dump)
+}
+
+fn opened_fixture(version: u32) -> (tempfile::TempDir, Value) {
+    let data = tempfile::tempdir().unwrap();
+    let from = fixtures().join(format!("format-v{version}/data.mdb"));
+    std::fs::copy(&from, data.path().join("data.mdb")).unwrap();
+    let engine = open(data.path()).unwrap();
+    assert_eq!(engine.status().unwrap().format_version, FORMAT_VERSION);
+    let dump = logical(&engine);
+    (data, dump)
+}
+
+#[test]
+fn every_committed_format_upgrades_to_what_a_fresh_index_holds_and_newer_ones_are_refused() {
+    lay_sources();
+    let (_fresh_dir, expected) = fresh();
+    let docs = expected["documents"].as_array().unwrap();
+    assert!(docs.iter().any(|d| d["stale_reason"].as_str().is_some_and(|r| r.contains("could not be read"))));
+    assert!(!docs.iter().any(|d| d["key"].as_str().is_some_and(|k| k.contains("salary"))), "hr-only is hidden");
+    for version in 1..=FORMAT_VERSION {
+        let (_dir, upgraded) = opened_fixture(version);
+        for part in expected.as_object().unwrap().keys() {
+            assert_eq!(upgraded[part], expected[part], "format v{version}: {part} differs after the upgrade");
+        }
+    }
+    // v1 kept document keys among chunk keys; v2 has none there.
+    let (_dir, upgraded) = opened_fixture(1);
+    assert!(upgraded["chunk_keys"].as_array().unwrap().iter().all(|e| e[0].as_str().unwrap().contains("::")));
+
+    let newer = tempfile::tempdir().unwrap();
+    {
+        let engine = open(newer.path()).unwrap();
+        let mut wtxn = engine.store().env().write_txn().unwrap();
+        let stamp = Value::from(FORMAT_VERSION + 1);
+        engine.store().dbs().meta.put(&mut wtxn, meta_keys::FORMAT_VERSION, &stamp).unwrap();
+        wtxn.commit().unwrap();
+    }
+    let Err(err) = open(newer.path()) else { panic!("a newer format opened") };
+    assert!(
+        matches!(err, Error::IncompatibleIndex { found, supported } if found == FORMAT_VERSION + 1 && supported == FORMAT_VERSION)
+    );
+    let message = err.to_string();
+    assert!(
+        message.contains(&(FORMAT_VERSION + 1).to_string()) && message.contains(&FORMAT_VERSION.to_string()),
+        "{message}"
+    );
+}
