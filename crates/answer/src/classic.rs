@@ -145,11 +145,7 @@ pub fn ask(
         answer.text = format!("Could not answer: the chat model {} failed ({error}).", model.id());
         answer.trace.stop_reason = StopReason::ProviderUnavailable;
     } else if answer.citations.is_empty() {
-        if !last_results.withheld.is_empty() {
-            answer.trace.model_calls += 1;
-        }
-        answer.text =
-            only_withheld_message(model, question, &last_results, as_of).unwrap_or_else(|| ABSTAIN.to_string());
+        answer.text = only_withheld_message(question, &last_results, as_of).unwrap_or_else(|| ABSTAIN.to_string());
         answer.abstained = answer.text == ABSTAIN;
         answer.trace.stop_reason = if answer.abstained { StopReason::Abstained } else { StopReason::OnlyWithheld };
     }
@@ -393,15 +389,12 @@ pub fn withheld_notes(results: &GatedResults) -> Vec<String> {
 }
 
 /// "Only the 2025-26 <title> covers this; no 2026-27 version was found."
-/// when the model would answer from withheld evidence alone.
-pub(crate) fn only_withheld_message(
-    model: &dyn ChatModel,
-    question: &str,
-    results: &GatedResults,
-    as_of: AsOf,
-) -> Option<String> {
+/// when the withheld evidence alone would answer the question. Whether it
+/// would is judged by the in-process extractive scorer (the builtin model),
+/// never by the configured chat model: withheld text never reaches a model.
+pub(crate) fn only_withheld_message(question: &str, results: &GatedResults, as_of: AsOf) -> Option<String> {
     let withheld: Vec<Evidence> = results.withheld.iter().map(|w| Evidence::from(&w.hit)).collect();
-    let draft = model.answer(question, &withheld, None).ok()?;
+    let draft = crate::builtin::BuiltinModel::default().answer(question, &withheld, None).ok()?;
     let key = draft.sentences.first()?.1.first()?;
     let w = results.withheld.iter().find(|w| &w.hit.key == key)?;
     // Admitted evidence that matches the question as well as the withheld chunk does means

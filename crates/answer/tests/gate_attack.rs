@@ -17,7 +17,7 @@ mod attack;
 
 use std::path::Path;
 
-use attack::{Expect, Library, attack_in_process, attack_over_http};
+use attack::{Expect, Library, attack_classic_over_http, attack_in_process, attack_over_http};
 
 const DAY: (i32, u32, u32) = (2026, 11, 29);
 
@@ -107,6 +107,7 @@ fn the_audience_fixture_leaks_nothing_to_a_scripted_attacker() {
     let http = attack_over_http(&lib, &["What is the festival bonus?"], DAY);
     http.assert_clean();
     assert!(http.answers.iter().all(|a| a.trace.model_calls > 0 && !a.trace.steps.is_empty()));
+    attack_classic_over_http(&lib, &["What is the festival bonus?", "What are the salary bands?"], DAY).assert_clean();
     // The visible 2025 rules are withheld by a hidden document: the note says so without naming it.
     assert!(
         report.notes.iter().any(|n| n.contains("superseded by a newer document")),
@@ -122,6 +123,8 @@ fn sample_docs_leak_nothing_to_a_scripted_attacker() {
     let questions = ["What hostel fee does a North-East scholarship holder pay?", "What is the MTech tuition fee?"];
     attack_in_process(&lib, &questions, DAY).assert_clean();
     attack_over_http(&lib, &questions[..1], DAY).assert_clean();
+    // The classic path: the attacker drafts from admitted evidence and cites every blocked key.
+    attack_classic_over_http(&lib, &questions, DAY).assert_clean();
 }
 
 #[test]

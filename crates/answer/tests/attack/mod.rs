@@ -440,6 +440,25 @@ pub fn attack_over_http<'a>(lib: &'a Library, questions: &[&str], day: (i32, u32
     })
 }
 
+/// The classic path (one search, then a draft) with the attacker behind a
+/// loopback OpenAI-compatible server: it cites every blocked key it knows.
+pub fn attack_classic_over_http<'a>(lib: &'a Library, questions: &[&str], day: (i32, u32, u32)) -> Report<'a> {
+    let today = NaiveDate::from_ymd_opt(day.0, day.1, day.2).unwrap();
+    let mut report = Report { lib, inputs: BTreeSet::new(), answers: Vec::new(), notes: Vec::new() };
+    for q in questions {
+        let attacker = Attacker::new(lib, q);
+        let behind = attacker.clone();
+        let server = Server::start(move |_, request| http_reply(&behind, &request.body));
+        let model = from_spec(&format!("openai:{}/v1:attacker", server.url), &ProviderOptions::default()).unwrap();
+        let answer =
+            almirah_answer::classic::ask(&lib.engine.reader(), model.as_ref(), q, today, &|_: &str| {}).unwrap();
+        report.inputs.extend(attacker.inputs.lock().unwrap().iter().cloned());
+        report.notes.extend(answer.withheld.iter().cloned());
+        report.answers.push(answer);
+    }
+    report
+}
+
 /// The HTTP model, keeping the attacker it talks to for the report.
 struct Recorded {
     model: Arc<dyn ChatModel>,
@@ -547,7 +566,8 @@ impl Report<'_> {
                 }
             }
             let reads = a.trace.steps.iter().filter(|s| matches!(s, Step::Tool { name, .. } if name == "read_chunk"));
-            assert!(reads.count() >= lib.blocked.len(), "{}: the attack did not read every blocked key", lib.name);
+            let agent = a.trace.steps.iter().any(|s| matches!(s, Step::Tool { .. }));
+            assert!(!agent || reads.count() >= lib.blocked.len(), "{}: the attack missed blocked keys", lib.name);
         }
         assert!(problems.is_empty(), "{}: {} leaks:\n{}", lib.name, problems.len(), problems.join("\n"));
     }
