@@ -38,7 +38,7 @@ pub fn ensure_watching<R: Runtime>(app: &AppHandle<R>, state: &AppState) {
         return;
     }
     let (Ok(engine), Ok(config)) = (state.engine(), state.config()) else { return };
-    let mut options = WatchOptions::new(state.roots(&config));
+    let mut options = WatchOptions::new(state.watch_roots(&config));
     options.debounce = Duration::from_millis(config.watch.debounce_ms.max(10));
     options.reconcile_every = Duration::from_secs(config.watch.reconcile_secs.max(1));
     options.poll_interval = Duration::from_millis(config.watch.poll_interval_ms.max(100));
@@ -73,7 +73,7 @@ pub fn start_later<R: Runtime>(app: AppHandle<R>) {
 pub fn apply_folders<R: Runtime>(app: &AppHandle<R>, state: &AppState) -> CmdResult<()> {
     let config = state.config()?;
     state.engine()?.set_folders(state.folder_settings(&config));
-    let ack = state.watcher().as_ref().map(|w| w.set_roots(state.roots(&config)));
+    let ack = state.watcher().as_ref().map(|w| w.set_roots(state.watch_roots(&config)));
     match ack {
         // The watcher has switched once it answers (after the batch in progress).
         Some(ack) => {

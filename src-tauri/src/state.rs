@@ -95,6 +95,16 @@ impl AppState {
         roots
     }
 
+    /// The folders the watcher follows: every configured folder, present or
+    /// not (a missing one is looked for at each reconcile), and the inbox.
+    pub fn watch_roots(&self, config: &Config) -> Vec<PathBuf> {
+        let mut roots: Vec<PathBuf> = config.folders.iter().map(|f| f.path.clone()).collect();
+        if self.inbox.is_dir() && !roots.contains(&self.inbox) {
+            roots.push(self.inbox.clone());
+        }
+        roots
+    }
+
     /// The folder settings the engine applies: the config's, plus the inbox
     /// (versioning on, never removed by a folder reconcile of another folder).
     pub fn folder_settings(&self, config: &Config) -> Vec<FolderSettings> {

@@ -38,11 +38,17 @@ fn copy_tree(from: &Path, to: &Path) {
 
 /// A library seeded through the config with a copy of sample-docs as a watched folder.
 fn harness() -> Harness {
+    harness_with("")
+}
+
+/// [`harness`] with more config text after the sample-docs folder.
+fn harness_with(extra_config: &str) -> Harness {
     let dir = tempfile::tempdir().unwrap();
     let folder = dir.path().join("policies");
     copy_tree(&repo().join("sample-docs"), &folder);
     let config = dir.path().join("config.toml");
-    std::fs::write(&config, format!("[[folders]]\npath = {:?}\n", folder.to_string_lossy())).unwrap();
+    let text = format!("[[folders]]\npath = {:?}\n{extra_config}", folder.to_string_lossy());
+    std::fs::write(&config, text).unwrap();
     let locations = Locations {
         config: Some(config),
         data_dir: Some(dir.path().join("library")),
@@ -220,6 +226,21 @@ fn read_source_refuses_a_withheld_key_with_its_reason_and_a_hidden_key_like_an_u
     );
     let docs = h.ok("list_documents", json!({ "asOf": null }));
     assert!(!docs.to_string().contains("salary"), "a hidden document is listed: {docs}");
+}
+
+/// Issue 21: a configured folder that is missing does not stop the start-up sync.
+#[test]
+fn a_missing_watched_folder_does_not_stop_the_start_up_sync() {
+    let gone = tempfile::tempdir().unwrap().path().join("unplugged-drive");
+    let h = harness_with(&format!("\n[[folders]]\npath = {:?}\n", gone.to_string_lossy()));
+    let summary = h.sync();
+    assert!(summary["indexed"].as_u64().unwrap_or(0) > 0, "{summary}");
+    let docs = h.ok("list_documents", json!({ "asOf": null }));
+    assert!(docs.to_string().contains("circular-14@2026-27"), "the present folder is indexed: {docs}");
+    let overview = h.ok("library_overview", json!({}));
+    let folders = overview["folders"].as_array().unwrap();
+    let missing = folders.iter().find(|f| f["path"].as_str().unwrap().ends_with("unplugged-drive")).unwrap();
+    assert_eq!(missing["exists"], false, "{overview}");
 }
 
 #[test]

@@ -102,6 +102,12 @@ fn versions_expect(path: &Path) -> Expect {
 fn the_audience_fixture_leaks_nothing_to_a_scripted_attacker() {
     let lib = Library::build("audience", audience_fixture, audience_expect, true);
     lib.assert_hidden_id_collides_with_an_admitted_chunk();
+    // `status` counts only what the profile may see: three visible documents of one chunk or two.
+    let status = lib.engine.status().unwrap();
+    let visible = AUDIENCE.iter().filter(|(_, _, e)| *e != Expect::Hidden).count() as u64;
+    assert_eq!((status.documents, status.folders[0].documents), (visible, visible), "{status:?}");
+    assert_eq!(status.files_by_status.values().sum::<u64>(), visible);
+    assert!(lib.leaks(&serde_json::to_string(&status).unwrap()).is_empty());
     let report = attack_in_process(&lib, &["What is the festival bonus?", "Which salary band pays what?"], DAY);
     report.assert_clean();
     let http = attack_over_http(&lib, &["What is the festival bonus?"], DAY);

@@ -216,3 +216,48 @@ fn a_running_watch_follows_folders_add_and_remove_without_a_restart() {
     assert!(text.contains("config changed"), "{text}");
     interrupt(child);
 }
+
+/// Issue 21: one missing watched folder does not stop `almirah watch`.
+#[test]
+fn a_missing_watched_folder_is_skipped_kept_and_watched_again_when_it_returns() {
+    let (a, parent) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let b = parent.path().join("usb-drive");
+    std::fs::create_dir_all(&b).unwrap();
+    std::fs::write(b.join("kept.md"), "# Kept\n\nKept policy qxkept.\n").unwrap();
+    let config = format!(
+        "[embedder]\nprovider = \"hash\"\ndimensions = 64\n[watch]\nreconcile_secs = 1\n\n\
+         [[folders]]\npath = {:?}\n\n[[folders]]\npath = {:?}\n",
+        a.path().to_string_lossy(),
+        b.to_string_lossy()
+    );
+    let lib = common::Library::with_config(&config);
+    assert!(lib.run(&["index", b.to_str().unwrap()]).status.success());
+    assert!(!found(&lib, "qxkept").is_empty());
+    std::fs::remove_dir_all(&b).unwrap();
+
+    let log = std::fs::File::create(lib.dir.path().join("watch-missing.log")).unwrap();
+    let child = lib.cmd(&["watch"]).stdout(Stdio::null()).stderr(log).spawn().unwrap();
+    std::fs::write(a.path().join("a.md"), "# A\n\nAlpha policy qxalpha.\n").unwrap();
+    wait_until("a new file in A searchable", || !found(&lib, "qxalpha").is_empty());
+    let s = status(&lib);
+    let folders = s["watch"]["folders"].as_array().unwrap();
+    let missing = folders.iter().find(|f| f["path"].as_str().unwrap().ends_with("usb-drive")).unwrap();
+    assert_eq!(missing["mode"], "missing", "{s}");
+    assert!(missing["missing_since"].is_string() && missing["reason"].as_str().unwrap().contains("missing since"));
+    assert!(!found(&lib, "qxkept").is_empty(), "the missing folder's documents are kept");
+    let listed = lib.json(&["folders", "list"]);
+    assert!(listed.to_string().contains("folder missing since"), "{listed}");
+
+    std::fs::create_dir_all(&b).unwrap();
+    std::fs::write(b.join("back.md"), "# Back\n\nReturned policy qxreturned.\n").unwrap();
+    wait_until("a file in the returned folder searchable", || !found(&lib, "qxreturned").is_empty());
+    let text = std::fs::read_to_string(lib.dir.path().join("watch-missing.log")).unwrap_or_default();
+    assert!(text.contains("is missing; its documents are kept"), "{text}");
+    interrupt(child);
+
+    let out = lib.run(&["index", "/does/not/exist"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/does/not/exist"));
+    let out = lib.run(&["watch", "/does/not/exist"]);
+    assert_eq!(out.status.code(), Some(2), "an explicit missing folder is an error");
+}

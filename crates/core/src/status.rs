@@ -12,7 +12,7 @@ use crate::freshness::FolderSettings;
 use crate::freshness::status::{OPEN_AUDIENCES, audience_allowed};
 use crate::ids::DocId;
 use crate::read::Audience;
-use crate::store::{Databases, FORMAT_VERSION, FileStatus, Store, all_chunks, get_meta, meta_keys};
+use crate::store::{Databases, FORMAT_VERSION, FileStatus, Store, get_meta, meta_keys};
 use crate::update::scan::records_under;
 
 /// Build the status report. Problem files are listed only when the user's
@@ -24,12 +24,21 @@ use crate::update::scan::records_under;
 pub fn status(store: &Store, audience: &Audience, folders: &[FolderSettings]) -> Result<LibraryStatus> {
     let dbs = store.dbs();
     let rtxn = store.read_txn()?;
+    let seen = Seen { dbs, rtxn: &rtxn, audience, folders };
     let mut files_by_status = BTreeMap::new();
     let mut problems = Vec::new();
+    let (mut documents, mut chunks) = (0u64, 0u64);
     for entry in dbs.files.iter(&rtxn)? {
         let (path, record) = entry?;
+        if !seen.visible(path, record.doc_id)? {
+            continue;
+        }
         *files_by_status.entry(record.status.as_str().to_string()).or_insert(0u64) += 1;
-        if record.status != FileStatus::Indexed && visible(dbs, &rtxn, path, record.doc_id, audience, folders)? {
+        if let Some(doc) = record.doc_id.map(|d| dbs.documents.get(&rtxn, &d)).transpose()?.flatten() {
+            documents += 1;
+            chunks += doc.chunks.len() as u64;
+        }
+        if record.status != FileStatus::Indexed {
             problems.push(FileProblem {
                 path: path.to_string(),
                 status: record.status.as_str().to_string(),
@@ -39,12 +48,12 @@ pub fn status(store: &Store, audience: &Audience, folders: &[FolderSettings]) ->
         }
     }
     let roots: Vec<String> = get_meta(dbs, &rtxn, meta_keys::ROOTS)?.unwrap_or_default();
-    let folders = roots.iter().map(|r| folder_counts(dbs, &rtxn, r)).collect::<Result<Vec<_>>>()?;
+    let folders = roots.iter().map(|r| seen.folder_counts(r)).collect::<Result<Vec<_>>>()?;
     Ok(LibraryStatus {
         data_dir: store.path().to_string_lossy().into_owned(),
         format_version: get_meta(dbs, &rtxn, meta_keys::FORMAT_VERSION)?.unwrap_or(FORMAT_VERSION),
-        documents: dbs.documents.len(&rtxn)?,
-        chunks: all_chunks(dbs, &rtxn)?.len(),
+        documents,
+        chunks,
         files_by_status,
         problems,
         embedder: get_meta(dbs, &rtxn, meta_keys::EMBEDDER)?,
@@ -53,6 +62,39 @@ pub fn status(store: &Store, audience: &Audience, folders: &[FolderSettings]) ->
         folders,
         watch: crate::watch::health::read(store)?,
     })
+}
+
+/// What one user may know of: documents of their audience, and files of
+/// folders whose audience they share (hidden means hidden, also in counts).
+struct Seen<'a> {
+    dbs: &'a Databases,
+    rtxn: &'a RoTxn<'a>,
+    audience: &'a Audience,
+    folders: &'a [FolderSettings],
+}
+
+impl Seen<'_> {
+    fn visible(&self, path: &str, doc: Option<DocId>) -> Result<bool> {
+        visible(self.dbs, self.rtxn, path, doc, self.audience, self.folders)
+    }
+
+    /// Files, documents, chunks and failing files the user may know of under one folder.
+    fn folder_counts(&self, root: &str) -> Result<FolderCounts> {
+        let mut counts = FolderCounts { path: root.to_string(), ..FolderCounts::default() };
+        for (path, record) in records_under(self.dbs, self.rtxn, Path::new(root))? {
+            if !self.visible(&path, record.doc_id)? {
+                continue;
+            }
+            counts.files += 1;
+            if record.status.is_failure() {
+                counts.failing += 1;
+            }
+            let Some(doc) = record.doc_id else { continue };
+            counts.documents += 1;
+            counts.chunks += self.dbs.documents.get(self.rtxn, &doc)?.map_or(0, |d| d.chunks.len() as u64);
+        }
+        Ok(counts)
+    }
 }
 
 /// Whether the user may know of the file at `path` (serving `doc`).
@@ -72,19 +114,4 @@ fn visible(
     let Some(listed) = folder.and_then(|f| f.audience.as_ref()) else { return Ok(true) };
     let open = |a: &String| OPEN_AUDIENCES.contains(&a.to_lowercase().as_str());
     Ok(listed.iter().any(|a| open(a) || audience.names().iter().any(|u| u.eq_ignore_ascii_case(a))))
-}
-
-/// Files, documents, chunks and failing files recorded under one folder.
-fn folder_counts(dbs: &Databases, rtxn: &RoTxn<'_>, root: &str) -> Result<FolderCounts> {
-    let mut counts = FolderCounts { path: root.to_string(), ..FolderCounts::default() };
-    for (_, record) in records_under(dbs, rtxn, Path::new(root))? {
-        counts.files += 1;
-        if record.status.is_failure() {
-            counts.failing += 1;
-        }
-        let Some(doc) = record.doc_id else { continue };
-        counts.documents += 1;
-        counts.chunks += dbs.documents.get(rtxn, &doc)?.map_or(0, |d| d.chunks.len() as u64);
-    }
-    Ok(counts)
 }

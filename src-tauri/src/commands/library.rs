@@ -50,6 +50,7 @@ pub fn overview(state: &AppState) -> CmdResult<LibraryOverview> {
                 exists: path.is_dir(),
                 mode: match watched.as_ref().map(|w| w.mode) {
                     Some(WatchMode::Poll) => "polling".into(),
+                    Some(WatchMode::Missing) => "missing".into(),
                     Some(_) => "events".into(),
                     None => "not watched".into(),
                 },

@@ -74,9 +74,24 @@ fn list(engine: &Engine, cli: &Cli) -> Result<ExitCode> {
         let p = normalise(&f.path).to_string_lossy().into_owned();
         status.folders.iter().find(|c| c.path == p).cloned()
     };
+    // Since when the watcher has found a folder missing (else: missing now).
+    let missing =
+        |f: &FolderSettings| -> Option<String> {
+            if f.path.is_dir() {
+                return None;
+            }
+            let p = normalise(&f.path);
+            let since = status.watch.as_ref().and_then(|w| w.folders.iter().find(|x| x.path == p)?.missing_since);
+            Some(since.map_or("folder missing".into(), |t| {
+                format!("folder missing since {}", t.format("%Y-%m-%d %H:%M UTC"))
+            }))
+        };
     if cli.json {
-        let rows: Vec<_> =
-            file.folders.iter().map(|f| serde_json::json!({ "settings": f, "index": count_of(f) })).collect();
+        let rows: Vec<_> = file
+            .folders
+            .iter()
+            .map(|f| serde_json::json!({ "settings": f, "index": count_of(f), "missing": missing(f) }))
+            .collect();
         println!("{}", serde_json::to_string_pretty(&rows)?);
         return Ok(ExitCode::SUCCESS);
     }
@@ -87,7 +102,8 @@ fn list(engine: &Engine, cli: &Cli) -> Result<ExitCode> {
         let counts = count_of(f).map_or("not indexed yet".to_string(), |c| {
             format!("{} documents, {} chunks, {} failing", c.documents, c.chunks, c.failing)
         });
-        println!("{}  ({counts})", f.path.display());
+        let gone = missing(f).map(|m| format!("; {m}, its documents are kept")).unwrap_or_default();
+        println!("{}  ({counts}{gone})", f.path.display());
         println!("    {}", describe(f));
     }
     Ok(ExitCode::SUCCESS)

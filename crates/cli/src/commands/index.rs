@@ -10,6 +10,9 @@ use crate::progress::Bar;
 
 /// Index folders, print the per-file report; exit 2 if any file failed.
 pub fn run(engine: &Engine, folders: &[PathBuf], quiet: bool, json: bool) -> Result<ExitCode> {
+    if let Some(code) = super::missing_paths(folders, json) {
+        return Ok(code);
+    }
     let bar = Bar::new(quiet);
     let report = engine.index(folders, &bar, &super::no_cancel());
     bar.finish();

@@ -86,3 +86,17 @@ fn open_engine(cli: &Cli) -> Result<Engine> {
 pub fn no_cancel() -> AtomicBool {
     AtomicBool::new(false)
 }
+
+/// A folder named on the command line that does not exist is an error
+/// naming it, with exit code 2 (a configured folder that is missing is only
+/// a warning; see `watch`). `None` when every path exists.
+pub fn missing_paths(paths: &[std::path::PathBuf], json: bool) -> Option<ExitCode> {
+    let missing = paths.iter().find(|p| !p.exists())?;
+    let message = format!("{}: no such file or folder", missing.display());
+    if json {
+        println!("{}", serde_json::json!({"error": {"kind": "user", "message": message}}));
+    } else {
+        eprintln!("error: {message}");
+    }
+    Some(ExitCode::from(2))
+}

@@ -54,7 +54,8 @@ fn print_watch(watch: Option<&almirah_core::watch::WatchHealth>) {
         println!("latency      {ms} ms (last change; {} changes since start)", w.changes);
     }
     for f in w.folders.iter().filter(|f| f.reason.is_some()) {
-        println!("polled       {}: {}", f.path.display(), f.reason.as_deref().unwrap_or(""));
+        let what = if f.mode == almirah_core::watch::WatchMode::Missing { "missing " } else { "polled  " };
+        println!("{what}     {}: {}", f.path.display(), f.reason.as_deref().unwrap_or(""));
     }
 }
 

@@ -36,6 +36,9 @@ fn install_stop_handlers() {
 /// Watch the configured folders plus `extra` until stopped.
 pub fn run(engine: Engine, cli: &Cli, extra: &[PathBuf], reconcile_secs: Option<u64>) -> Result<ExitCode> {
     let (file, config_path) = config::load(cli.config.as_deref())?;
+    if let Some(code) = super::missing_paths(extra, cli.json) {
+        return Ok(code);
+    }
     let roots = roots_of(&file, extra);
     anyhow::ensure!(!roots.is_empty(), "nothing to watch: give folders, or add them with `almirah folders add PATH`");
     if let Some(other) = engine.status()?.watch.filter(|w| w.running && w.pid != std::process::id()) {
@@ -87,7 +90,7 @@ fn follow_config(engine: &Engine, watcher: &Watcher, cli: &Cli, extra: &[PathBuf
     match config::load(cli.config.as_deref()) {
         Ok((file, _)) => {
             engine.set_folders(file.folders.clone());
-            let roots: Vec<PathBuf> = roots_of(&file, extra).into_iter().filter(|r| r.is_dir()).collect();
+            let roots: Vec<PathBuf> = roots_of(&file, extra);
             eprintln!("config changed: watching {} folders", roots.len());
             watcher.set_roots(roots);
         }
@@ -105,6 +108,9 @@ fn log(notice: &Notice, json: bool) {
     match notice {
         Notice::Watching(f) => match (&f.mode, &f.reason) {
             (WatchMode::Poll, Some(reason)) => eprintln!("polling    {} ({reason})", f.path.display()),
+            (WatchMode::Missing, reason) => {
+                eprintln!("missing    {} ({})", f.path.display(), reason.as_deref().unwrap_or("folder missing"))
+            }
             _ => eprintln!("watching   {}", f.path.display()),
         },
         Notice::Change(c) => {

@@ -108,7 +108,7 @@ fn mode(recursive: bool) -> RecursiveMode {
 }
 
 fn folder(root: &Path, mode: WatchMode, reason: Option<String>) -> WatchedFolder {
-    WatchedFolder { path: PathBuf::from(root), mode, reason }
+    WatchedFolder { path: PathBuf::from(root), mode, reason, missing_since: None }
 }
 
 fn cannot_watch(root: &Path, e: &notify::Error) -> Error {

@@ -21,6 +21,9 @@ pub enum WatchMode {
     Events,
     /// Polling: the folder is re-read every poll interval.
     Poll,
+    /// The folder is missing (unplugged drive, renamed share): its documents
+    /// are kept, and it is looked for again at every reconcile.
+    Missing,
 }
 
 /// One watched folder.
@@ -30,8 +33,22 @@ pub struct WatchedFolder {
     pub path: PathBuf,
     /// How it is watched.
     pub mode: WatchMode,
-    /// Why it is polled (network filesystem, watch limit, `force_poll`).
+    /// Why it is polled (network filesystem, watch limit, `force_poll`),
+    /// or since when it is missing.
     pub reason: Option<String>,
+    /// When the watcher found it missing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub missing_since: Option<DateTime<Utc>>,
+}
+
+impl WatchedFolder {
+    /// A folder that is not there.
+    pub fn missing(path: PathBuf) -> Self {
+        let since = Utc::now();
+        let reason =
+            Some(format!("folder missing since {}; its documents are kept", since.format("%Y-%m-%d %H:%M UTC")));
+        Self { path, mode: WatchMode::Missing, reason, missing_since: Some(since) }
+    }
 }
 
 /// What `almirah status` shows about a running (or the last) `watch`.

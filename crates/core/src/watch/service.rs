@@ -11,7 +11,7 @@ use chrono::Utc;
 
 use super::backend::{self, Backend, WATCH_LIMIT_REASON};
 use super::clock::CommitClock;
-use super::health::{self, WatchHealth, WatchMode};
+use super::health::{self, WatchHealth, WatchMode, WatchedFolder};
 use super::hints::{self, Pending};
 use super::{Change, ChangeSource, Msg, Notice, NoticeSink, WatchOptions};
 use crate::engine::Engine;
@@ -33,7 +33,8 @@ pub struct Service {
     options: WatchOptions,
     filters: Filters,
     folders: Vec<FolderSettings>,
-    backends: Vec<Backend>,
+    /// One per folder; `None` while the folder is missing.
+    backends: Vec<Option<Backend>>,
     tx: mpsc::Sender<Msg>,
     rx: mpsc::Receiver<Msg>,
     sink: NoticeSink,
@@ -69,7 +70,7 @@ impl Service {
         }
         let next_reconcile = Instant::now();
         let (health_written, rescan, pending) = (None, false, Pending::default());
-        let missing = vec![false; folders.len()];
+        let missing = folders.iter().map(|f| !f.path.is_dir()).collect();
         Ok(Self {
             engine,
             options,
@@ -92,7 +93,12 @@ impl Service {
     /// Run until stopped.
     pub fn run(mut self) {
         for w in self.with_health(|h| h.folders.clone()) {
-            (self.sink)(Notice::Watching(w));
+            if w.mode == WatchMode::Missing {
+                let message = format!("{} is missing; its documents are kept until it returns", w.path.display());
+                (self.sink)(Notice::Problem { message });
+            } else {
+                (self.sink)(Notice::Watching(w));
+            }
         }
         while !self.cancelled() {
             if self.rescan || Instant::now() >= self.next_reconcile {
@@ -111,7 +117,7 @@ impl Service {
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
             }
         }
-        for b in self.backends.drain(..) {
+        for b in self.backends.drain(..).flatten() {
             b.stop();
         }
         self.with_health(|h| h.stopped = true);
@@ -135,8 +141,7 @@ impl Service {
             Msg::Errors(errors) => self.take_errors(errors),
             Msg::Reconcile => self.rescan = true,
             Msg::SetRoots(roots, ack) => {
-                let present: Vec<PathBuf> = roots.into_iter().filter(|r| r.is_dir()).collect();
-                self.set_roots(&present);
+                self.set_roots(&roots);
                 let _ = ack.send(());
             }
             Msg::Stop => self.cancel.store(true, Ordering::SeqCst),
@@ -153,10 +158,10 @@ impl Service {
         });
         match opened {
             Ok((options, Watches { filters, folders, backends, watched })) => {
-                for b in std::mem::replace(&mut self.backends, backends) {
+                for b in std::mem::replace(&mut self.backends, backends).into_iter().flatten() {
                     b.stop();
                 }
-                self.missing = vec![false; folders.len()];
+                self.missing = folders.iter().map(|f| !f.path.is_dir()).collect();
                 (self.options, self.filters, self.folders) = (options, filters, folders);
                 self.with_health(|h| h.folders = watched.clone());
                 for w in watched {
@@ -200,12 +205,14 @@ impl Service {
     fn fall_back_to_polling(&mut self) {
         let mut watched = self.with_health(|h| h.folders.clone());
         for (i, f) in self.folders.iter().enumerate() {
-            if watched[i].mode == WatchMode::Poll {
+            if watched[i].mode != WatchMode::Events {
                 continue;
             }
             match backend::poll(&f.path, f.recursive, &self.options, &self.tx, WATCH_LIMIT_REASON.into()) {
                 Ok((b, w)) => {
-                    std::mem::replace(&mut self.backends[i], b).stop();
+                    if let Some(old) = self.backends[i].replace(b) {
+                        old.stop();
+                    }
                     watched[i] = w.clone();
                     (self.sink)(Notice::Watching(w));
                 }
@@ -250,6 +257,11 @@ impl Service {
                 let message =
                     format!("{} is missing; its documents are kept until it returns", self.folders[i].path.display());
                 (self.sink)(Notice::Problem { message });
+                if let Some(old) = self.backends[i].take() {
+                    old.stop();
+                }
+                let gone = WatchedFolder::missing(self.folders[i].path.clone());
+                self.with_health(|h| h.folders[i] = gone.clone());
             } else if present && self.missing[i] {
                 self.rewatch(i);
             }
@@ -261,7 +273,9 @@ impl Service {
         let f = &self.folders[i];
         match backend::open(&f.path, f.recursive, f.force_poll, &self.options, &self.tx) {
             Ok((b, w)) => {
-                std::mem::replace(&mut self.backends[i], b).stop();
+                if let Some(old) = self.backends[i].replace(b) {
+                    old.stop();
+                }
                 self.with_health(|h| h.folders[i] = w.clone());
                 (self.sink)(Notice::Watching(w));
             }
@@ -364,7 +378,7 @@ fn seen_for(seen: &HashMap<PathBuf, Instant>, path: &Path) -> Option<Instant> {
 struct Watches {
     filters: Filters,
     folders: Vec<FolderSettings>,
-    backends: Vec<Backend>,
+    backends: Vec<Option<Backend>>,
     watched: Vec<super::WatchedFolder>,
 }
 
@@ -375,13 +389,18 @@ fn open_watches(engine: &Engine, options: &WatchOptions, tx: &mpsc::Sender<Msg>)
     let mut backends = Vec::new();
     let mut watched = Vec::new();
     for f in &folders {
+        if !f.path.is_dir() {
+            backends.push(None);
+            watched.push(WatchedFolder::missing(f.path.clone()));
+            continue;
+        }
         match backend::open(&f.path, f.recursive, f.force_poll, options, tx) {
             Ok((b, w)) => {
-                backends.push(b);
+                backends.push(Some(b));
                 watched.push(w);
             }
             Err(e) => {
-                for b in backends {
+                for b in backends.into_iter().flatten() {
                     b.stop();
                 }
                 return Err(e);
@@ -391,11 +410,19 @@ fn open_watches(engine: &Engine, options: &WatchOptions, tx: &mpsc::Sender<Msg>)
     Ok(Watches { filters, folders, backends, watched })
 }
 
+/// Canonical roots; a folder that does not exist (yet, or any more) is kept
+/// as an absolute path and watched for at every reconcile.
 fn canonical(roots: &[PathBuf]) -> Result<Vec<PathBuf>> {
     let mut out = Vec::with_capacity(roots.len());
     for r in roots {
-        let c = r.canonicalize().map_err(|e| Error::BadPath { path: r.clone(), reason: e.to_string() })?;
-        if !c.is_dir() {
+        let c = match r.canonicalize() {
+            Ok(c) => c,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                std::path::absolute(r).map_err(|e| Error::BadPath { path: r.clone(), reason: e.to_string() })?
+            }
+            Err(e) => return Err(Error::BadPath { path: r.clone(), reason: e.to_string() }),
+        };
+        if c.exists() && !c.is_dir() {
             return Err(Error::BadPath { path: r.clone(), reason: "not a folder".into() });
         }
         if !out.contains(&c) {
