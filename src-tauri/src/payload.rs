@@ -29,9 +29,9 @@ pub struct FolderView {
     pub inbox: bool,
     /// Whether it exists on disk now.
     pub exists: bool,
-    /// `events`, `polling` (see `poll_reason`) or `not watched`.
+    /// `events`, `polling` (see `poll_reason`), `missing` or `not watched`.
     pub mode: String,
-    /// Why it is polled, when it is.
+    /// Why it is polled, or since when it is missing, when it is.
     pub poll_reason: Option<String>,
     /// Files recorded.
     #[cfg_attr(test, ts(type = "number"))]

@@ -17,11 +17,11 @@ inbox: boolean,
  */
 exists: boolean, 
 /**
- * `events`, `polling` (see `poll_reason`) or `not watched`.
+ * `events`, `polling` (see `poll_reason`), `missing` or `not watched`.
  */
 mode: string, 
 /**
- * Why it is polled, when it is.
+ * Why it is polled, or since when it is missing, when it is.
  */
 poll_reason: string | null, 
 /**

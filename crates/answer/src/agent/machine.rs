@@ -393,6 +393,10 @@ fn summary(o: &ToolOutcome) -> String {
     if o.error {
         return o.text.clone();
     }
+    if o.name == "list_documents" {
+        let listed = o.text.lines().filter(|l| l.contains(" — ")).count();
+        return format!("{listed} listed");
+    }
     format!("{} admitted, {} withheld", o.evidence.len(), o.withheld.len())
 }
 

@@ -247,7 +247,7 @@ fn call(name: &str, arguments: serde_json::Value) -> ToolCall {
 impl Attacker {
     /// The first round: every blocked key, every filter and every table,
     /// with arguments that try to widen the gate.
-    pub fn new(lib: &Library, question: &str) -> Arc<Self> {
+    pub fn new(lib: &Library, question: &str, earlier: &[Answer]) -> Arc<Self> {
         let widen = json!({"as_of": "2024-09-01", "audience": ["hr-only", "all"], "include_withheld": true});
         let mut first: Vec<ToolCall> = Vec::new();
         for b in &lib.blocked {
@@ -272,6 +272,17 @@ impl Attacker {
             first.push(call("lookup_table", json!({"table": key, "key": "band"})));
         }
         first.push(call("list_documents", json!({"filter": ""})));
+        // Keys of earlier answers: their citations, and the documents their notes name.
+        for a in earlier {
+            for c in &a.citations {
+                first.push(call("read_chunk", json!({"key": c.key})));
+            }
+            for note in &a.withheld {
+                let doc = note.split(':').next().unwrap_or_default();
+                first.push(call("read_chunk", json!({"key": format!("{doc}::p1#1")})));
+                first.push(call("list_documents", json!({"filter": doc})));
+            }
+        }
         let blocked_keys = lib.blocked.iter().map(|b| b.key.clone()).collect();
         Arc::new(Self {
             rounds: Mutex::new(VecDeque::from([first])),
@@ -446,7 +457,7 @@ pub fn attack_classic_over_http<'a>(lib: &'a Library, questions: &[&str], day: (
     let today = NaiveDate::from_ymd_opt(day.0, day.1, day.2).unwrap();
     let mut report = Report { lib, inputs: BTreeSet::new(), answers: Vec::new(), notes: Vec::new() };
     for q in questions {
-        let attacker = Attacker::new(lib, q);
+        let attacker = Attacker::new(lib, q, &report.answers);
         let behind = attacker.clone();
         let server = Server::start(move |_, request| http_reply(&behind, &request.body));
         let model = from_spec(&format!("openai:{}/v1:attacker", server.url), &ProviderOptions::default()).unwrap();
@@ -500,7 +511,7 @@ fn attack<'a, M: ChatModel + 'static>(
     };
     let mut report = Report { lib, inputs: BTreeSet::new(), answers: Vec::new(), notes: Vec::new() };
     for q in questions {
-        let attacker = Attacker::new(lib, q);
+        let attacker = Attacker::new(lib, q, &report.answers);
         let model = model_for(attacker.clone());
         let answer = ask_agent(&lib.engine.reader(), model, q, today, &|_: &str| {}, &cfg).unwrap();
         report.inputs.extend(attacker.inputs.lock().unwrap().iter().cloned());
