@@ -29,6 +29,8 @@ pub fn problem_message(status: &str, reason: Option<&str>) -> String {
         "no-text-layer" => "no text layer (a scan? run OCR first)",
         "low-quality-text" => "text is garbled; not indexed",
         "unsupported" => "file type not supported",
+        "binary" => "binary content, not text; not indexed",
+        "empty" => "empty: nothing to index",
         "failed" => "failed",
         other => other,
     };

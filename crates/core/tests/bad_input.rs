@@ -88,3 +88,40 @@ fn text_in_legacy_encodings_utf16_and_with_nul_bytes_is_searchable() {
         assert!(!hit.text.contains('\0') && !hit.text.contains('\u{7}'), "control bytes leaked into {name}");
     }
 }
+
+/// Issue 15: bytes that are not text get `binary` and no chunks, whatever
+/// their name; an empty file and a heading-only page get `empty`, not
+/// `failed`; the rest of the batch indexes and the batch has no failure.
+#[test]
+fn random_bytes_are_binary_and_empty_files_are_empty_not_failed() {
+    let docs = tempfile::tempdir().unwrap();
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let noise: Vec<u8> = (0..200 * 1024)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 24) as u8
+        })
+        .collect();
+    for name in ["noise.md", "noise.txt", "noise"] {
+        std::fs::write(docs.path().join(name), &noise).unwrap();
+    }
+    std::fs::write(docs.path().join("blank.txt"), b"").unwrap();
+    std::fs::write(docs.path().join("heading-only.md"), "# Notice\n").unwrap();
+    std::fs::write(docs.path().join("leave.md"), "# Leave\n\nEarned leave is 18 days a year.\n").unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let engine = common::hash_engine(data.path());
+    let report = common::index(&engine, &[docs.path()]);
+    let status_of = |name: &str| report.outcomes.iter().find(|o| o.path.ends_with(&format!("/{name}"))).unwrap();
+    for name in ["noise.md", "noise.txt", "noise"] {
+        let o = status_of(name);
+        assert_eq!((o.status, o.chunks), (Some(FileStatus::Binary), 0), "{name}: {o:?}");
+    }
+    for name in ["blank.txt", "heading-only.md"] {
+        assert_eq!(status_of(name).status, Some(FileStatus::Empty), "{name}");
+    }
+    assert_eq!(status_of("leave.md").status, Some(FileStatus::Indexed));
+    assert_eq!(report.failures(), 0, "binary and empty files are not failures");
+    assert_eq!(engine.status().unwrap().chunks, 1, "only the leave policy has chunks");
+}

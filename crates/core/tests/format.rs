@@ -141,3 +141,33 @@ fn every_committed_format_upgrades_to_what_a_fresh_index_holds_and_newer_ones_ar
         "{message}"
     );
 }
+
+/// The v2 → v3 step: v2 recorded an empty file as `failed: empty`; v3 says `empty`.
+#[test]
+fn the_v2_to_v3_step_marks_empty_files_empty() {
+    use almirah_core::store::{FileRecord, FileStatus};
+    let data = tempfile::tempdir().unwrap();
+    {
+        let engine = open(data.path()).unwrap();
+        let dbs = *engine.store().dbs();
+        let mut wtxn = engine.store().env().write_txn().unwrap();
+        let record = |status, reason: &str| FileRecord {
+            hash: "00".into(),
+            size: 0,
+            mtime_ns: 0,
+            doc_id: None,
+            status,
+            reason: Some(reason.into()),
+        };
+        dbs.files.put(&mut wtxn, "/x/blank.txt", &record(FileStatus::Failed, "failed: empty")).unwrap();
+        dbs.files.put(&mut wtxn, "/x/broken.pdf", &record(FileStatus::Failed, "failed: bad trailer")).unwrap();
+        dbs.meta.put(&mut wtxn, meta_keys::FORMAT_VERSION, &Value::from(2)).unwrap();
+        wtxn.commit().unwrap();
+    }
+    let engine = open(data.path()).unwrap();
+    let rtxn = engine.store().read_txn().unwrap();
+    let files = engine.store().dbs().files;
+    let blank = files.get(&rtxn, "/x/blank.txt").unwrap().unwrap();
+    assert_eq!((blank.status, blank.reason.as_deref()), (FileStatus::Empty, Some("empty: no text to index")));
+    assert_eq!(files.get(&rtxn, "/x/broken.pdf").unwrap().unwrap().status, FileStatus::Failed);
+}

@@ -13,6 +13,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+mod binary;
 mod chunk;
 mod decode;
 mod frontmatter;
@@ -107,6 +108,13 @@ pub enum ExtractError {
     /// The file type is not one Almirah reads.
     #[error("unsupported")]
     Unsupported,
+    /// Bytes that are neither a known format nor text of a known encoding.
+    #[error("binary: not text and not a known format")]
+    Binary,
+    /// A readable file with nothing to index (no text, a heading alone, a
+    /// table with a header row only).
+    #[error("empty: no text to index")]
+    Empty,
     /// Anything else, with the parser's reason.
     #[error("failed: {0}")]
     Failed(String),
@@ -180,13 +188,22 @@ pub fn kind_of(path: &Path) -> FileKind {
 /// - [`ExtractError::NoTextLayer`] when no PDF page has text (scans);
 /// - [`ExtractError::LowQualityText`] when the PDF text scores below 0.8 on the
 ///   plausible-token heuristic (garbled Devanagari, lost CJK glyphs, OCR noise);
-/// - [`ExtractError::Failed`] for parser errors, a parser panic on every page
-///   (`"parser panicked: <msg>"`), or a file with no text (`"empty"`).
+/// - [`ExtractError::Binary`] for Markdown, text, CSV or extension-less
+///   files whose bytes are not text (a NUL byte, or control-byte noise; see
+///   ripgrep's binary detection);
+/// - [`ExtractError::Empty`] for a file with no text, a heading alone or a
+///   table header alone;
+/// - [`ExtractError::Failed`] for parser errors or a parser panic on every
+///   page (`"parser panicked: <msg>"`).
 ///
 /// Never panics on malformed input: every call into pdf-extract and lopdf runs
 /// under `catch_unwind`. The default panic hook still prints the message.
 pub fn extract(path: &Path, bytes: &[u8]) -> Result<Extracted, ExtractError> {
-    match kind_of(path) {
+    let kind = kind_of(path);
+    if matches!(kind, FileKind::Markdown | FileKind::Text | FileKind::Csv) && binary::looks_binary(bytes) {
+        return Err(ExtractError::Binary);
+    }
+    match kind {
         FileKind::Markdown => markdown::extract_markdown(bytes),
         FileKind::Text => text::extract_text(bytes),
         FileKind::Pdf => pdf::extract_pdf(bytes),

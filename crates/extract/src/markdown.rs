@@ -24,7 +24,7 @@ pub(crate) fn extract_markdown(bytes: &[u8]) -> Result<Extracted, ExtractError> 
     // A page with front matter but no body (a redirect stub) is a valid,
     // empty document; a file with neither is an error.
     if sections.is_empty() && fm.values.is_empty() {
-        return Err(ExtractError::Failed("empty".into()));
+        return Err(ExtractError::Empty);
     }
     let notes = if sections.is_empty() { vec!["front matter only; no body text".to_string()] } else { Vec::new() };
     let title = front_matter_title(&fm.values).or(first_heading);
@@ -147,6 +147,6 @@ mod tests {
         let doc = extract_markdown(b"---\ntitle: x\n---\n").unwrap();
         assert!(doc.sections.is_empty());
         assert_eq!(doc.title.as_deref(), Some("x"));
-        assert_eq!(extract_markdown(b"  \n").unwrap_err(), ExtractError::Failed("empty".into()));
+        assert_eq!(extract_markdown(b"  \n").unwrap_err(), ExtractError::Empty);
     }
 }

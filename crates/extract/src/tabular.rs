@@ -19,7 +19,7 @@ pub(crate) fn extract_csv(path: &Path, bytes: &[u8]) -> Result<Extracted, Extrac
     let sections: Vec<Section> =
         records.iter().filter_map(|(off, row)| row_section(&headers, row, *off, &stem)).collect();
     if sections.is_empty() {
-        return Err(ExtractError::Failed("empty".into()));
+        return Err(ExtractError::Empty);
     }
     let rows = records.into_iter().map(|(_, r)| pad(r, width)).collect();
     let all: String = sections.iter().map(|s| s.text.as_str()).collect();
@@ -53,7 +53,7 @@ fn read_records(text: &str) -> Result<(Vec<String>, Vec<Row>), ExtractError> {
             rows.push((offset, cells));
         }
     }
-    headers.map(|h| (h, rows)).ok_or_else(|| ExtractError::Failed("empty".into()))
+    headers.map(|h| (h, rows)).ok_or(ExtractError::Empty)
 }
 
 /// `row` extended with empty cells to `width`.
@@ -99,6 +99,6 @@ mod tests {
 
     #[test]
     fn header_only_is_empty() {
-        assert_eq!(extract_csv(Path::new("a.csv"), b"a,b\n").unwrap_err(), ExtractError::Failed("empty".into()));
+        assert_eq!(extract_csv(Path::new("a.csv"), b"a,b\n").unwrap_err(), ExtractError::Empty);
     }
 }

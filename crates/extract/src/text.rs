@@ -14,7 +14,7 @@ pub(crate) fn extract_text(bytes: &[u8]) -> Result<Extracted, ExtractError> {
     let text = decoded.text;
     let trimmed = text.trim();
     if trimmed.is_empty() {
-        return Err(ExtractError::Failed("empty".into()));
+        return Err(ExtractError::Empty);
     }
     let offset = text.len() - text.trim_start().len();
     let mut notes = Vec::new();
@@ -65,6 +65,6 @@ mod tests {
 
     #[test]
     fn whitespace_only_is_empty() {
-        assert_eq!(extract_text(b" \n\t\0\0 ").unwrap_err(), ExtractError::Failed("empty".into()));
+        assert_eq!(extract_text(b" \n\t\0\0 ").unwrap_err(), ExtractError::Empty);
     }
 }

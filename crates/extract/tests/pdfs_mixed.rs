@@ -19,6 +19,8 @@ fn status(result: &Result<Extracted, ExtractError>) -> &'static str {
         Err(ExtractError::NoTextLayer) => "no-text-layer",
         Err(ExtractError::LowQualityText(_)) => "low-quality-text",
         Err(ExtractError::Unsupported) => "unsupported",
+        Err(ExtractError::Binary) => "binary",
+        Err(ExtractError::Empty) => "empty",
         Err(ExtractError::Failed(_)) => "failed",
     }
 }

@@ -26,7 +26,7 @@ use crate::error::{Error, Result};
 use crate::ids::{ChunkId, ChunkSet, DocId, IdCodec, IdSetCodec};
 
 /// On-disk format version. Bump it with an upgrade step for every layout change.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 /// Version of the BM25 tokenizer; a change forces a keyword-index rebuild.
 pub const TOKENIZER_VERSION: u32 = 1;
 

@@ -21,6 +21,10 @@ pub enum FileStatus {
     LowQualityText,
     /// The file type is not read.
     Unsupported,
+    /// Bytes that are not text and not a known format (since format v3).
+    Binary,
+    /// Readable, with nothing to index (since format v3).
+    Empty,
     /// Extraction failed (parser error, panic, timeout, unreadable file).
     Failed,
 }
@@ -34,13 +38,16 @@ impl FileStatus {
             FileStatus::NoTextLayer => "no-text-layer",
             FileStatus::LowQualityText => "low-quality-text",
             FileStatus::Unsupported => "unsupported",
+            FileStatus::Binary => "binary",
+            FileStatus::Empty => "empty",
             FileStatus::Failed => "failed",
         }
     }
 
-    /// Whether the status counts as a failure for exit codes (`unsupported` does not).
+    /// Whether the status counts as a failure for exit codes (`unsupported`,
+    /// `binary` and `empty` do not: nothing went wrong reading them).
     pub fn is_failure(self) -> bool {
-        !matches!(self, FileStatus::Indexed | FileStatus::Unsupported)
+        !matches!(self, FileStatus::Indexed | FileStatus::Unsupported | FileStatus::Binary | FileStatus::Empty)
     }
 }
 

@@ -151,6 +151,8 @@ fn failed(file: ScannedFile, hash: String, error: ExtractError) -> Prepared {
         ExtractError::NoTextLayer => FileStatus::NoTextLayer,
         ExtractError::LowQualityText(_) => FileStatus::LowQualityText,
         ExtractError::Unsupported => FileStatus::Unsupported,
+        ExtractError::Binary => FileStatus::Binary,
+        ExtractError::Empty => FileStatus::Empty,
         ExtractError::Failed(_) => FileStatus::Failed,
     };
     Prepared::Failed { file, hash, status, reason: error.to_string() }

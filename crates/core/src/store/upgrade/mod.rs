@@ -6,6 +6,7 @@
 //! an upgrade leaves the old format intact and the next open starts again.
 
 mod v1_to_v2;
+mod v2_to_v3;
 
 use heed::RwTxn;
 
@@ -23,8 +24,10 @@ pub(crate) struct Step {
 }
 
 /// Every step, oldest first. Append; never reorder or edit a released step.
-pub(crate) const STEPS: &[Step] =
-    &[Step { from: 1, name: "v1 → v2: document keys move to their own table", run: v1_to_v2::run }];
+pub(crate) const STEPS: &[Step] = &[
+    Step { from: 1, name: "v1 → v2: document keys move to their own table", run: v1_to_v2::run },
+    Step { from: 2, name: "v2 → v3: file statuses binary and empty", run: v2_to_v3::run },
+];
 
 /// Run every step from `found` up to [`FORMAT_VERSION`] and stamp the new
 /// version, in `wtxn` (the caller commits).
