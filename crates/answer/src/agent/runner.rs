@@ -15,9 +15,11 @@ use crate::model::{ChatModel, ChatRequest, ChatResponse, Draft, ModelError};
 use crate::router::RouteLabel;
 use crate::trace::{Step, StopReason};
 
-/// How long a question's snapshot may outlive its wall-clock budget (the
-/// final draft and the citation check run after the budget stops the loop).
-const SNAPSHOT_GRACE: Duration = Duration::from_secs(60);
+/// How long a question's snapshot may outlive its wall-clock budget: the
+/// final draft (one model call, bounded by the provider's request timeout,
+/// 300 s by default) and the citation check run after the budget stops the
+/// loop.
+const SNAPSHOT_GRACE: Duration = Duration::from_secs(600);
 
 /// Answer `question` with the agent loop, blocking (builds a small tokio
 /// runtime). Chit-chat is answered by the classic path.
