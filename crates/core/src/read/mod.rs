@@ -64,8 +64,11 @@ pub struct ReadSettings {
     pub session_override: Option<Session>,
 }
 
-/// Default bound on a snapshot's life: a read transaction pins LMDB pages.
-pub const DEFAULT_SNAPSHOT_MAX_AGE: Duration = Duration::from_secs(600);
+/// Default bound on a snapshot's life, 30 min: a read transaction pins the
+/// LMDB pages it sees, so writers meanwhile grow the file instead of reusing
+/// them. Long enough for a classic answer with two slow model calls (each
+/// bounded by the provider's request timeout, 300 s by default).
+pub const DEFAULT_SNAPSHOT_MAX_AGE: Duration = Duration::from_secs(1800);
 
 /// Counts of read transactions and gate builds made through snapshots (for
 /// the "one question, one gate" test and `status`).
