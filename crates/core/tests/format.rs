@@ -168,6 +168,6 @@ fn the_v2_to_v3_step_marks_empty_files_empty() {
     let rtxn = engine.store().read_txn().unwrap();
     let files = engine.store().dbs().files;
     let blank = files.get(&rtxn, "/x/blank.txt").unwrap().unwrap();
-    assert_eq!((blank.status, blank.reason.as_deref()), (FileStatus::Empty, Some("empty: no text to index")));
+    assert_eq!((blank.status, blank.reason.as_deref()), (FileStatus::Empty, Some("no text to index")));
     assert_eq!(files.get(&rtxn, "/x/broken.pdf").unwrap().unwrap().status, FileStatus::Failed);
 }

@@ -109,11 +109,11 @@ pub enum ExtractError {
     #[error("unsupported")]
     Unsupported,
     /// Bytes that are neither a known format nor text of a known encoding.
-    #[error("binary: not text and not a known format")]
+    #[error("not text and not a known format")]
     Binary,
     /// A readable file with nothing to index (no text, a heading alone, a
     /// table with a header row only).
-    #[error("empty: no text to index")]
+    #[error("no text to index")]
     Empty,
     /// Anything else, with the parser's reason.
     #[error("failed: {0}")]

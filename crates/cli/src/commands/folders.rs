@@ -102,7 +102,8 @@ fn list(engine: &Engine, cli: &Cli) -> Result<ExitCode> {
         let counts = count_of(f).map_or("not indexed yet".to_string(), |c| {
             format!("{} documents, {} chunks, {} failing", c.documents, c.chunks, c.failing)
         });
-        let gone = missing(f).map(|m| format!("; {m}, its documents are kept")).unwrap_or_default();
+        let kept = if count_of(f).is_some_and(|c| c.documents > 0) { ", its documents are kept" } else { "" };
+        let gone = missing(f).map(|m| format!("; {m}{kept}")).unwrap_or_default();
         println!("{}  ({counts}{gone})", f.path.display());
         println!("    {}", describe(f));
     }
