@@ -74,8 +74,17 @@ struct Seen<'a> {
 }
 
 impl Seen<'_> {
+    /// Whether the user may know of the file at `path` (serving `doc`): a
+    /// document by its own audience, a file that never indexed by its
+    /// watched folder's audience.
     fn visible(&self, path: &str, doc: Option<DocId>) -> Result<bool> {
-        visible(self.dbs, self.rtxn, path, doc, self.audience, self.folders)
+        if let Some(meta) = doc.map(|d| self.dbs.doc_meta.get(self.rtxn, &d)).transpose()?.flatten() {
+            return Ok(audience_allowed(&meta, self.audience.names()));
+        }
+        let folder = FolderSettings::holding(self.folders, Path::new(path));
+        let Some(listed) = folder.and_then(|f| f.audience.as_ref()) else { return Ok(true) };
+        let open = |a: &String| OPEN_AUDIENCES.contains(&a.to_lowercase().as_str());
+        Ok(listed.iter().any(|a| open(a) || self.audience.names().iter().any(|u| u.eq_ignore_ascii_case(a))))
     }
 
     /// Files, documents, chunks and failing files the user may know of under one folder.
@@ -95,23 +104,4 @@ impl Seen<'_> {
         }
         Ok(counts)
     }
-}
-
-/// Whether the user may know of the file at `path` (serving `doc`).
-fn visible(
-    dbs: &Databases,
-    rtxn: &RoTxn<'_>,
-    path: &str,
-    doc: Option<DocId>,
-    audience: &Audience,
-    folders: &[FolderSettings],
-) -> Result<bool> {
-    if let Some(meta) = doc.map(|d| dbs.doc_meta.get(rtxn, &d)).transpose()?.flatten() {
-        return Ok(audience_allowed(&meta, audience.names()));
-    }
-    let folder =
-        folders.iter().filter(|f| Path::new(path).starts_with(&f.path)).max_by_key(|f| f.path.as_os_str().len());
-    let Some(listed) = folder.and_then(|f| f.audience.as_ref()) else { return Ok(true) };
-    let open = |a: &String| OPEN_AUDIENCES.contains(&a.to_lowercase().as_str());
-    Ok(listed.iter().any(|a| open(a) || audience.names().iter().any(|u| u.eq_ignore_ascii_case(a))))
 }

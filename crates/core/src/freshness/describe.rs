@@ -40,6 +40,13 @@ pub struct FolderSettings {
     pub force_poll: bool,
 }
 
+impl FolderSettings {
+    /// The innermost folder of `folders` that holds `path`, if any.
+    pub fn holding<'a>(folders: &'a [FolderSettings], path: &std::path::Path) -> Option<&'a FolderSettings> {
+        folders.iter().filter(|f| path.starts_with(&f.path)).max_by_key(|f| f.path.as_os_str().len())
+    }
+}
+
 impl Default for FolderSettings {
     fn default() -> Self {
         Self {

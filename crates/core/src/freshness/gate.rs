@@ -123,7 +123,7 @@ pub fn build(
 ) -> Result<Gate> {
     let mut metas = load_metas(dbs, rtxn)?;
     let docs: Vec<DocInfo<'_>> = metas.iter().map(|(id, meta)| DocInfo { id: *id, meta }).collect();
-    let mut statuses = compute(&docs, &as_of, audiences);
+    let statuses = compute(&docs, &as_of, audiences);
     let unreadable_newer = super::unreadable::marks(dbs, rtxn, &metas, folders)?;
     let mut gate = Gate {
         as_of,
@@ -135,7 +135,7 @@ pub fn build(
         metas: BTreeMap::new(),
         unreadable_newer: BTreeMap::new(),
     };
-    for (id, status) in std::mem::take(&mut statuses) {
+    for (id, status) in statuses {
         if !status.audience_allowed {
             metas.remove(&id);
             continue;

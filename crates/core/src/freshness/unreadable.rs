@@ -37,12 +37,7 @@ pub fn marks(
             continue;
         };
         let rel = Path::new(path).strip_prefix(root).map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
-        let order = folders
-            .iter()
-            .filter(|f| Path::new(path).starts_with(&f.path))
-            .max_by_key(|f| f.path.as_os_str().len())
-            .map(|f| f.date_order)
-            .unwrap_or_default();
+        let order = FolderSettings::holding(folders, Path::new(path)).map(|f| f.date_order).unwrap_or_default();
         let tokens = analyse_path(&rel, order);
         if !tokens.had_version_token {
             continue;

@@ -55,8 +55,8 @@ impl Snapshot<'_> {
     /// [`crate::Error::SnapshotExpired`]; storage errors.
     pub fn read_chunk(&self, key: &str) -> Result<ChunkRead> {
         let not_found = || ChunkRead::NotFound { key: key.to_string() };
-        let Some(id) = self.visible_chunk(key)? else { return Ok(not_found()) };
         let rtxn = self.txn()?;
+        let Some(id) = self.visible_chunk(&rtxn, key)? else { return Ok(not_found()) };
         if !self.gate.admits_chunk(id) {
             let Some(doc) = self.dbs.chunks.get(&rtxn, &id)?.map(|c| c.doc_id) else { return Ok(not_found()) };
             return Ok(ChunkRead::Withheld { key: key.to_string(), reason: self.reason_in(&rtxn, doc)? });
@@ -73,8 +73,8 @@ impl Snapshot<'_> {
     /// # Errors
     /// [`crate::Error::SnapshotExpired`]; storage errors.
     pub fn check_citation(&self, key: &str) -> Result<CitationCheck> {
-        let Some(id) = self.visible_chunk(key)? else { return Ok(CitationCheck::Unknown) };
         let rtxn = self.txn()?;
+        let Some(id) = self.visible_chunk(&rtxn, key)? else { return Ok(CitationCheck::Unknown) };
         let Some(doc) = self.dbs.chunks.get(&rtxn, &id)?.map(|c| c.doc_id) else { return Ok(CitationCheck::Unknown) };
         if self.gate.admits_chunk(id) {
             return Ok(CitationCheck::Admitted { mark: self.mark_in(&rtxn, doc)? });
@@ -83,9 +83,8 @@ impl Snapshot<'_> {
     }
 
     /// The chunk id of `key` if its document is visible to the user.
-    fn visible_chunk(&self, key: &str) -> Result<Option<ChunkId>> {
-        let rtxn = self.txn()?;
-        let Some(id) = self.dbs.chunk_keys.get(&rtxn, key)? else { return Ok(None) };
+    fn visible_chunk(&self, rtxn: &heed::RoTxn<'_>, key: &str) -> Result<Option<ChunkId>> {
+        let Some(id) = self.dbs.chunk_keys.get(rtxn, key)? else { return Ok(None) };
         let visible = self.gate.admits_chunk(id) || self.gate.withheld().contains(id);
         Ok(visible.then_some(id))
     }

@@ -17,7 +17,7 @@ const OPENING_BYTES: usize = 4000;
 /// The settings of the folder holding `path` (the longest matching folder),
 /// and the path relative to it.
 pub fn folder_for<'a>(folders: &'a [FolderSettings], path: &'a Path) -> (Option<&'a FolderSettings>, String) {
-    let best = folders.iter().filter(|f| path.starts_with(&f.path)).max_by_key(|f| f.path.as_os_str().len());
+    let best = FolderSettings::holding(folders, path);
     let rel = best.and_then(|f| path.strip_prefix(&f.path).ok()).unwrap_or(path).to_string_lossy().into_owned();
     (best, rel)
 }
