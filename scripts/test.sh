@@ -3,7 +3,8 @@
 # suite (unit, integration, real corpora in ../shared/corpora, and the agent
 # loop against a real llama.cpp server with Qwen2.5-Coder 0.5B on 127.0.0.1,
 # all from PyPI), the desktop app's .deb and its end-to-end test in a real
-# window under Xvfb (apt, npm, crates registry), and the docs.
+# window under Xvfb (apt, npm, crates registry), OCR of real scans with
+# poppler-utils and tesseract-ocr (apt), and the docs.
 # Usage: scripts/test.sh            (from anywhere)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,6 +29,9 @@ export ALMIRAH_LLM_URL
 stop_llm() { scripts/llm-server.sh stop --port "$port" >/dev/null 2>&1 || true; }
 trap stop_llm EXIT
 echo "llama.cpp server at $ALMIRAH_LLM_URL"
+
+step "OCR programs (poppler-utils, tesseract-ocr with eng and hin)"
+scripts/ocr-deps.sh
 
 step "desktop build dependencies and UI"
 scripts/desktop-deps.sh

@@ -94,6 +94,11 @@ impl Progress for ChannelProgress {
                     s.current = Path::new(&path).file_name().map(|n| n.to_string_lossy().into_owned());
                     "indexing"
                 }
+                ProgressEvent::OcrPage { path, done, total } => {
+                    let name = Path::new(&path).file_name().map(|n| n.to_string_lossy().into_owned());
+                    s.current = Some(format!("{} (OCR page {done}/{total})", name.unwrap_or(path)));
+                    "ocr"
+                }
                 ProgressEvent::Committed { .. } => "committing",
             }
         };

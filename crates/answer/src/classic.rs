@@ -47,7 +47,7 @@ pub struct Citation {
     /// again when the answer is composed (only `current` is ever cited).
     pub status: StatusLabel,
     /// The gate's mark on the document ("a newer version exists but could
-    /// not be read: …").
+    /// not be read: …") and how the text was read ("read by OCR …").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
 }
@@ -353,7 +353,15 @@ fn citation(key: &str, ev: &Evidence, mark: Option<String>) -> Citation {
         path: ev.path.clone(),
         pages: ev.pages,
         status: StatusLabel::Current,
-        note: mark,
+        note: join_notes(mark, ev.source_note.clone()),
+    }
+}
+
+/// The gate's mark and the source note, `; `-joined.
+fn join_notes(mark: Option<String>, source: Option<String>) -> Option<String> {
+    match (mark, source) {
+        (Some(m), Some(s)) => Some(format!("{m}; {s}")),
+        (m, s) => m.or(s),
     }
 }
 

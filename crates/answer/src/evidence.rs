@@ -26,6 +26,9 @@ pub struct Evidence {
     pub table_row: bool,
     /// A mark the gate put on the document ("a newer version exists but could not be read: …").
     pub note: Option<String>,
+    /// How the text was read ("read by OCR (eng+hin), page 1, confidence 93%").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_note: Option<String>,
 }
 
 impl From<&Hit> for Evidence {
@@ -40,6 +43,7 @@ impl From<&Hit> for Evidence {
             score: h.score,
             table_row: h.kind == almirah_core::extract::FileKind::Csv,
             note: h.verdict.mark().map(str::to_string),
+            source_note: h.source_note.clone(),
         }
     }
 }

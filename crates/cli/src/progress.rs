@@ -38,6 +38,10 @@ impl Progress for Bar {
                 let name = std::path::Path::new(&path).file_name().map(|n| n.to_string_lossy().into_owned());
                 self.bar.set_message(name.unwrap_or(path));
             }
+            ProgressEvent::OcrPage { path, done, total } => {
+                let name = std::path::Path::new(&path).file_name().map(|n| n.to_string_lossy().into_owned());
+                self.bar.set_message(format!("{} (OCR page {done}/{total})", name.unwrap_or(path)));
+            }
             ProgressEvent::Committed { .. } => {}
         }
     }

@@ -23,6 +23,15 @@ pub enum ProgressEvent {
         /// The file.
         path: String,
     },
+    /// OCR finished a page of a scan (cached pages count as finished).
+    OcrPage {
+        /// The file.
+        path: String,
+        /// Pages finished.
+        done: u32,
+        /// Pages in the file.
+        total: u32,
+    },
     /// A batch was committed.
     Committed {
         /// Files in the batch.

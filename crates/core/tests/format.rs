@@ -102,6 +102,13 @@ fn opened_fixture(version: u32) -> (tempfile::TempDir, Value) {
     std::fs::copy(&from, data.path().join("data.mdb")).unwrap();
     let engine = open(data.path()).unwrap();
     assert_eq!(engine.status().unwrap().format_version, FORMAT_VERSION);
+    // The next index after an upgrade re-reads only what a step marked:
+    // v3 → v4 marks the PDFs v3 could not read, for OCR.
+    let report = engine.index(&[PathBuf::from(SOURCES)], &NoProgress, &AtomicBool::new(false)).unwrap();
+    let re_read: Vec<&str> = report.outcomes.iter().map(|o| o.path.as_str()).collect();
+    let expected: &[&str] =
+        if version < 4 { &["/tmp/almirah-format-sources/policies/leave-policy-v2.pdf"] } else { &[] };
+    assert_eq!(re_read, expected, "format v{version}: files read again after the upgrade");
     let dump = logical(&engine);
     (data, dump)
 }

@@ -19,6 +19,7 @@ mod decode;
 mod frontmatter;
 mod guard;
 mod markdown;
+pub mod ocr;
 mod pdf;
 mod quality;
 mod render;
@@ -89,6 +90,10 @@ pub struct Extracted {
     pub quality: f32,
     /// Non-fatal notes, e.g. "opened with empty password", "3 pages had no text".
     pub notes: Vec<String>,
+    /// Set when the text was read by OCR: languages, and each page's outcome
+    /// and confidence.
+    #[serde(default)]
+    pub ocr: Option<ocr::OcrReport>,
 }
 
 /// Why a file produced no indexable text. The `Display` form is the status
@@ -118,6 +123,33 @@ pub enum ExtractError {
     /// Anything else, with the parser's reason.
     #[error("failed: {0}")]
     Failed(String),
+    /// A scan or a garbled text layer (`was`) that OCR could not read
+    /// either: the programs or languages are missing (the reason names the
+    /// packages), no page had text, or the OCR text was garbled too.
+    #[error("{was}; {reason}")]
+    Unread {
+        /// Why the text layer was not used.
+        was: Box<ExtractError>,
+        /// Why OCR did not help.
+        reason: String,
+    },
+}
+
+impl ExtractError {
+    /// The error that decides the file's status: `was` for [`ExtractError::Unread`].
+    pub fn status_error(&self) -> &ExtractError {
+        match self {
+            ExtractError::Unread { was, .. } => was.status_error(),
+            other => other,
+        }
+    }
+
+    /// Whether OCR may read what the text layer could not: no text layer, a
+    /// garbled one, or a PDF lopdf/pdf-extract could not parse (poppler
+    /// recovers many of those).
+    pub fn wants_ocr(&self) -> bool {
+        matches!(self, ExtractError::NoTextLayer | ExtractError::LowQualityText(_) | ExtractError::Failed(_))
+    }
 }
 
 /// Chunking parameters, in characters.
@@ -209,6 +241,24 @@ pub fn extract(path: &Path, bytes: &[u8]) -> Result<Extracted, ExtractError> {
         FileKind::Pdf => pdf::extract_pdf(bytes),
         FileKind::Csv => tabular::extract_csv(path, bytes),
         FileKind::Unsupported => Err(ExtractError::Unsupported),
+    }
+}
+
+/// [`extract`], then OCR ([`ocr::read_scan`]) for a PDF whose text layer is
+/// missing, garbled or unparseable, when `ocr.enabled`.
+///
+/// # Errors
+/// As [`extract`]; a PDF that OCR could not read either gets
+/// [`ExtractError::Unread`] wrapping the text layer's error.
+pub fn extract_with_ocr(
+    path: &Path,
+    bytes: &[u8],
+    ocr: &ocr::OcrOptions,
+    host: &dyn ocr::OcrHost,
+) -> Result<Extracted, ExtractError> {
+    match extract(path, bytes) {
+        Err(e) if ocr.enabled && kind_of(path) == FileKind::Pdf && e.wants_ocr() => ocr::read_scan(bytes, ocr, host, e),
+        other => other,
     }
 }
 

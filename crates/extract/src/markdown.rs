@@ -38,6 +38,7 @@ pub(crate) fn extract_markdown(bytes: &[u8]) -> Result<Extracted, ExtractError> 
         table: None,
         pages: None,
         notes: fm.note.into_iter().chain(notes).collect(),
+        ocr: None,
     })
 }
 

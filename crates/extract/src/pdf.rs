@@ -92,7 +92,17 @@ fn build(pages: &[PageResult], info: Option<String>, mut notes: Vec<String>) -> 
     let title = info.or_else(|| first_line_title(&sections));
     let front_matter = BTreeMap::new();
     let pages = Some(u32::try_from(pages.len()).unwrap_or(u32::MAX));
-    Ok(Extracted { kind: FileKind::Pdf, title, front_matter, sections, table: None, pages, quality: score, notes })
+    Ok(Extracted {
+        kind: FileKind::Pdf,
+        title,
+        front_matter,
+        sections,
+        table: None,
+        pages,
+        quality: score,
+        notes,
+        ocr: None,
+    })
 }
 
 /// `page 3: reason` → `reason`, for the document-level failure message.

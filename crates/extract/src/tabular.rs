@@ -32,6 +32,7 @@ pub(crate) fn extract_csv(path: &Path, bytes: &[u8]) -> Result<Extracted, Extrac
         table: Some(Table { headers, rows }),
         pages: None,
         notes: Vec::new(),
+        ocr: None,
     })
 }
 

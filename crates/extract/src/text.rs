@@ -35,6 +35,7 @@ pub(crate) fn extract_text(bytes: &[u8]) -> Result<Extracted, ExtractError> {
         table: None,
         pages: None,
         notes,
+        ocr: None,
     })
 }
 

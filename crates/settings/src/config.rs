@@ -43,6 +43,10 @@ pub struct Config {
     pub folders: Vec<almirah_core::freshness::FolderSettings>,
     /// `almirah watch` timing: `[watch] debounce_ms = 300  reconcile_secs = 300  poll_interval_ms = 2000`.
     pub watch: WatchSection,
+    /// OCR of scanned PDFs: `[ocr] enabled = true  languages = "eng+hin"  dpi = 300
+    /// page_timeout_ms = 120000  jobs = 0  min_confidence = 60` (programs: `tesseract`,
+    /// `pdftoppm`, `pdfimages`, from the packages poppler-utils and tesseract-ocr).
+    pub ocr: almirah_core::update::OcrOptions,
 }
 
 /// `[watch]` section.
@@ -185,6 +189,10 @@ pub fn engine_config(file: &Config, data_dir: &Path) -> Result<EngineConfig> {
     }
     cfg.index.batch_max_chunks = file.index.batch_max_chunks.max(1);
     cfg.index.folders = file.folders.clone();
+    cfg.index.ocr = file.ocr.clone();
+    if file.ocr.languages.split('+').any(|l| l.trim().is_empty()) || file.ocr.dpi < 70 {
+        return Err(SettingsError::Invalid("[ocr] needs languages like \"eng+hin\" and dpi >= 70".into()));
+    }
     cfg.audiences = file.profile.audience.clone();
     if !(1..=12).contains(&file.sessions.start_month) {
         let month = file.sessions.start_month;

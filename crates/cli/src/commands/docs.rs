@@ -52,7 +52,9 @@ pub fn list(engine: &Engine, as_of: AsOf, status: Option<&str>, json: bool) -> R
         field("effective_from", m.effective_from.as_ref().map(|f| show(f, |v| v.to_string())));
         field("effective_until", m.effective_until.as_ref().map(|f| show(f, |v| v.to_string())));
         field("supersedes", m.supersedes.as_ref().map(|f| show(f, |v| v.join(", "))));
+        field("amends", m.amends.as_ref().map(|f| show(f, |v| v.join(", "))));
         field("audience", m.audience.as_ref().map(|f| show(f, |v| v.join(", "))));
+        field("ocr", d.ocr.as_ref().map(almirah_core::update::OcrSummary::describe));
         if let Some(r) = &d.stale_reason {
             println!("  note: {r}");
         }

@@ -30,11 +30,20 @@ fn print_human(report: &IngestReport) {
         let reason = o.reason.as_deref().map(|r| format!(": {r}")).unwrap_or_default();
         let kept = if o.kept_previous { " (previous version kept)" } else { "" };
         let chunks = if o.chunks > 0 { format!(" ({} chunks)", o.chunks) } else { String::new() };
-        println!("{:<18} {}{chunks}{reason}{kept}", o.action, o.path);
+        let ocr = o.ocr.as_ref().map(|s| format!(": {}", s.describe())).unwrap_or_default();
+        println!("{:<18} {}{chunks}{reason}{ocr}{kept}", o.action, o.path);
     }
     let secs = report.elapsed_ms as f64 / 1000.0;
+    let ocr = if report.ocr_files > 0 {
+        format!(
+            "; OCR: {} files, {} pages recognised, {} from cache",
+            report.ocr_files, report.ocr_pages_recognised, report.ocr_pages_cached
+        )
+    } else {
+        String::new()
+    };
     println!(
-        "\n{} files seen, {} unchanged, {} processed, {} failed; {} chunks added, {} removed; {} embedded, {} from cache; {secs:.1} s",
+        "\n{} files seen, {} unchanged, {} processed, {} failed; {} chunks added, {} removed; {} embedded, {} from cache{ocr}; {secs:.1} s",
         report.files_seen,
         report.unchanged,
         report.outcomes.len(),

@@ -1,6 +1,13 @@
 //! Dates as policies write them: ISO `2026-04-01`, numeric day-month
 //! `28.02.2025` / `28/02/2025` (order configurable per folder), and written
 //! `1 April 2026`, `1st April, 2026`, `April 1, 2026`.
+//!
+//! OCR misreads a superscript ordinal suffix: "13th February" comes out as
+//! `137 February`, `13" February`, "02nd May" as `0274 May`, "28th" as
+//! `28%`, `2870` or `28°`. Such a day (one or two digits, then one or two
+//! stray digits or symbols) is read only directly after a cue such as
+//! "dated" ([`date_after`]), where a date is expected; [`find_dates`] never
+//! reads it, so "Rs 300 October 2023" in body text or a question is no date.
 
 use std::sync::LazyLock;
 
@@ -27,6 +34,10 @@ static NUMERIC: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?:^|[^0-9])(\d{1,2})[./-](\d{1,2})[./-]((?:19|20)\d{2})(?:[^0-9]|$)"));
 static DAY_MONTH: LazyLock<Regex> =
     LazyLock::new(|| re(&format!(r"(?i)\b(\d{{1,2}})(?:st|nd|rd|th)?\s+({MONTHS})\.?,?\s+((?:19|20)\d{{2}})\b")));
+/// A day with a misread ordinal suffix right at the start of the text after a cue.
+static OCR_DAY_MONTH: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(r#"(?i)^[\s:.,\-–—]*([0-9]{{1,2}}[0-9%°"'“”‘’*]{{1,2}})\s+({MONTHS})\.?,?\s+((?:19|20)[0-9]{{2}})\b"#))
+});
 static MONTH_DAY: LazyLock<Regex> =
     LazyLock::new(|| re(&format!(r"(?i)\b({MONTHS})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+((?:19|20)\d{{2}})\b")));
 
@@ -97,16 +108,32 @@ pub fn parse_date(value: &str, order: DateOrder) -> Option<NaiveDate> {
 }
 
 /// A date that follows one of `cues` within 40 bytes, e.g. the date after
-/// "with effect from".
+/// "with effect from": the first cue that has one wins. Directly after the
+/// cue, a day with an OCR-misread ordinal suffix also counts (module docs).
 pub fn date_after(text: &str, cues: &Regex, order: DateOrder) -> Option<NaiveDate> {
     let dates = find_dates(text, order);
-    for cue in cues.find_iter(text) {
-        let hit = dates.iter().find(|(at, _)| *at >= cue.end() && *at <= cue.end() + 40);
-        if let Some((_, d)) = hit {
-            return Some(*d);
-        }
+    cues.find_iter(text).find_map(|cue| {
+        let near = || dates.iter().find(|(at, _)| *at >= cue.end() && *at <= cue.end() + 40).map(|(_, d)| *d);
+        ocr_date_at(&text[cue.end()..]).or_else(near)
+    })
+}
+
+/// A written date at the start of `text` whose day carries a misread
+/// ordinal suffix (`137 February, 2025` is 13 February).
+fn ocr_date_at(text: &str) -> Option<NaiveDate> {
+    let c = OCR_DAY_MONTH.captures(text)?;
+    let month = month_number(&c[2])?;
+    NaiveDate::from_ymd_opt(c[3].parse().ok()?, month, ocr_day(&c[1])?)
+}
+
+/// The day in a run such as `137`, `0274`, `28%`: its first two digits (one
+/// if only one is written). A four-digit 19xx/20xx run is a year, never a day.
+fn ocr_day(run: &str) -> Option<u32> {
+    let digits: String = run.chars().take_while(char::is_ascii_digit).collect();
+    if digits.len() == 4 && (digits.starts_with("19") || digits.starts_with("20")) {
+        return None;
     }
-    None
+    digits.get(..digits.len().min(2))?.parse().ok()
 }
 
 #[cfg(test)]
@@ -127,6 +154,47 @@ mod tests {
         assert_eq!(first_date("from April 1, 2026", DateOrder::DayMonth), Some(d(2026, 4, 1)));
         assert_eq!(first_date("2024-11-26_9e1c326.md", DateOrder::DayMonth), Some(d(2024, 11, 26)));
         assert_eq!(first_date("31.02.2025 is no date", DateOrder::DayMonth), None);
+    }
+
+    fn dated() -> Regex {
+        Regex::new(r"(?i)\bdated?\s*:?").unwrap()
+    }
+
+    #[test]
+    fn reads_ocr_misread_ordinals_after_dated() {
+        let cases = [
+            ("Policy Circular No.2.1.80/ 2025 dated 137 February, 2025", d(2025, 2, 13)),
+            ("Policy Circular No.2.1.82/2025 dated 26\" February, 2025", d(2025, 2, 26)),
+            ("Policy Circular No. 2.1.83/2025 dated 0274 May, 2025", d(2025, 5, 2)),
+            ("Policy Circular No. 2.1.85/ 2025 dated-13\" June, 2025— -", d(2025, 6, 13)),
+            ("Policy Circular No.2.1.86/2025 dated 10° July, 2025", d(2025, 7, 10)),
+            ("Policy Circular No. 2.1.87/2025 dated 2274 September, 2025", d(2025, 9, 22)),
+            ("Policy Circular No.2.2.14/ 2025 dated 28% February, 2025", d(2025, 2, 28)),
+            ("Policy Circular No.2.2.15/ 2025 dated 015 March, 2025", d(2025, 3, 1)),
+            ("Policy Circular No.2.5.17/2025 dated 137 March, 2025", d(2025, 3, 13)),
+            ("the Policy Circular No.2.2.10/2023 dated 300 October 2023 whereby", d(2023, 10, 30)),
+            ("Circular No.2.2.13/2024 dated 2870 Nov, 2024 is hereby amended", d(2024, 11, 28)),
+        ];
+        for (line, want) in cases {
+            assert_eq!(date_after(line, &dated(), DateOrder::DayMonth), Some(want), "{line}");
+        }
+    }
+
+    #[test]
+    fn ocr_ordinals_are_not_dates_without_a_cue() {
+        assert!(find_dates("a cost of Rs 300 October 2023 rates", DateOrder::DayMonth).is_empty());
+        assert!(find_dates("prices rose 28% February, 2025 over", DateOrder::DayMonth).is_empty());
+        assert_eq!(date_after("dated as per Rs 300 October 2023", &dated(), DateOrder::DayMonth), None);
+    }
+
+    #[test]
+    fn ocr_ordinals_reject_years_and_impossible_days() {
+        assert_eq!(date_after("dated 2023 March, 2025", &dated(), DateOrder::DayMonth), None);
+        assert_eq!(date_after("dated 45% March, 2025", &dated(), DateOrder::DayMonth), None);
+        assert_eq!(date_after("dated 3074 February, 2025", &dated(), DateOrder::DayMonth), None);
+        // Clean forms after the cue read as before.
+        assert_eq!(date_after("dated 21 February, 2025", &dated(), DateOrder::DayMonth), Some(d(2025, 2, 21)));
+        assert_eq!(date_after("Dated: 10.07.2026.", &dated(), DateOrder::DayMonth), Some(d(2026, 7, 10)));
     }
 
     #[test]

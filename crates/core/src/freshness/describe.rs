@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use super::dates::{DateOrder, date_after, parse_date};
 use super::meta::{DocMeta, Field, Provenance};
-use super::references::{references, references_from_value, superseded_references};
+use super::references::{amended_references, number_line, references, references_from_value, superseded_references};
 use super::series::{Versioning, analyse_path};
 use super::session::Session;
 
@@ -74,7 +74,8 @@ pub struct DescribeInput<'a> {
     pub front_matter: &'a BTreeMap<String, Value>,
     /// Sidecar values.
     pub sidecar: &'a BTreeMap<String, Value>,
-    /// Title plus the start of the first page or section (about 600 bytes).
+    /// Title plus the start of the first page or section (about 600
+    /// characters; [`super::header`]).
     pub header: &'a str,
     /// The opening of the document (about 4000 bytes).
     pub opening: &'a str,
@@ -138,7 +139,7 @@ pub fn describe(input: &DescribeInput<'_>) -> DocMeta {
     meta.issued = date_field(&sources, &["issued", "date"], order)
         .or_else(|| {
             (!explicit_only)
-                .then(|| date_after(input.header, &DATED, order).map(|d| Field::new(d, Provenance::Title)))
+                .then(|| header_issue_date(input.header, order).map(|d| Field::new(d, Provenance::Title)))
                 .flatten()
         })
         .or_else(|| {
@@ -157,7 +158,9 @@ pub fn describe(input: &DescribeInput<'_>) -> DocMeta {
             .then(|| date_after(input.opening, &UNTIL, order).map(|d| Field::new(d, Provenance::Text)))
             .flatten()
     });
-    meta.supersedes = supersedes_field(&sources, input.opening, explicit_only);
+    meta.effective_until = meta.effective_until.take().filter(|u| own_until(u, meta.in_force_from()));
+    meta.supersedes = statement_field(&sources, SUPERSEDES_KEYS, input.opening, explicit_only, superseded_references);
+    meta.amends = statement_field(&sources, AMENDS_KEYS, input.opening, explicit_only, amended_references);
     let session = meta.session.as_ref().map(|s| s.value);
     meta.references = references(input.file_stem, input.header, session);
     meta
@@ -180,20 +183,43 @@ fn session_field(
     SESSION_CUE.captures(input.header).and_then(|c| Session::parse(&c[1])).map(|s| Field::new(s, Provenance::Title))
 }
 
-fn supersedes_field(
+/// Front-matter and sidecar keys naming documents this one supersedes.
+const SUPERSEDES_KEYS: &[&str] = &["supersedes", "replaces", "obsoletes"];
+/// Keys naming documents this one amends (not `amended`: that is often a date).
+const AMENDS_KEYS: &[&str] = &["amends", "modifies"];
+
+/// References from a sidecar or front-matter list under `keys`, else (unless
+/// `explicit_only`) from the statements `read` finds in the opening.
+fn statement_field(
     sources: &[(Provenance, &BTreeMap<String, Value>)],
+    keys: &[&str],
     opening: &str,
     explicit_only: bool,
+    read: fn(&str) -> Vec<String>,
 ) -> Option<Field<Vec<String>>> {
-    if let Some(f) = list_field(sources, &["supersedes", "replaces", "obsoletes"]) {
+    if let Some(f) = list_field(sources, keys) {
         let refs: Vec<String> = f.value.iter().flat_map(|v| references_from_value(v)).collect();
         return Some(Field::new(refs, f.source));
     }
     if explicit_only {
         return None;
     }
-    let refs = superseded_references(opening);
+    let refs = read(opening);
     (!refs.is_empty()).then(|| Field::new(refs, Provenance::Text))
+}
+
+/// The issue date in a header: the date after "dated" on the line holding
+/// the document's own number (so a circular it cites in its subject line is
+/// never taken), else after the first "dated" cue.
+fn header_issue_date(header: &str, order: DateOrder) -> Option<NaiveDate> {
+    number_line(header).and_then(|line| date_after(line, &DATED, order)).or_else(|| date_after(header, &DATED, order))
+}
+
+/// Whether an end date can be the document's own: one read from the text
+/// that falls before the document is in force describes something it cites
+/// ("the panel … was valid upto 01.06.2020" in a 2025 extension), not itself.
+fn own_until(until: &Field<NaiveDate>, in_force_from: Option<NaiveDate>) -> bool {
+    until.source != Provenance::Text || in_force_from.is_none_or(|from| until.value >= from)
 }
 
 /// An RFC header's publication month ("June 2014"), as the 1st of that month.

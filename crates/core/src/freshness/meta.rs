@@ -67,6 +67,13 @@ pub struct DocMeta {
     pub effective_until: Option<Field<NaiveDate>>,
     /// References of documents this one supersedes (see `references`).
     pub supersedes: Option<Field<Vec<String>>>,
+    /// References of documents this one amends in part ("… is hereby
+    /// amended", "in partial modification of …", "… is replaced with …";
+    /// see `references`). Unlike `supersedes`, an amended document stays
+    /// current: the two are read together. Absent in records written before
+    /// this field existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub amends: Option<Field<Vec<String>>>,
     /// Audiences allowed to see it; `None` means everyone.
     pub audience: Option<Field<Vec<String>>>,
     /// References this document is known by.

@@ -5,6 +5,7 @@
 pub mod dates;
 pub mod describe;
 pub mod gate;
+pub mod header;
 pub mod meta;
 pub mod overrides;
 pub mod reason;
@@ -12,6 +13,8 @@ pub mod references;
 pub mod series;
 pub mod session;
 pub mod status;
+#[cfg(test)]
+mod tests_nhai;
 pub mod unreadable;
 
 pub use dates::DateOrder;

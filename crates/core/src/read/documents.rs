@@ -37,6 +37,8 @@ pub struct DocView {
     pub overrides: BTreeMap<String, String>,
     /// Set when a newer version of the file could not be read.
     pub stale_reason: Option<String>,
+    /// Set when the text was read by OCR: pages and confidence.
+    pub ocr: Option<crate::update::OcrSummary>,
 }
 
 impl DocView {
@@ -69,6 +71,7 @@ impl Snapshot<'_> {
                 meta: self.gate.meta(id).cloned().unwrap_or_default(),
                 overrides: self.dbs.overrides.get(&rtxn, &id)?.unwrap_or_default(),
                 stale_reason: doc.stale_reason.or_else(|| self.gate.unreadable_mark(id).map(str::to_string)),
+                ocr: doc.ocr.as_ref().map(crate::update::OcrSummary::of),
             });
         }
         out.sort_by(|a, b| a.key.cmp(&b.key));

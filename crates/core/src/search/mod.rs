@@ -98,6 +98,10 @@ pub struct Hit {
     /// The gate's verdict (admissible for every hit a search returns;
     /// withheld only in the notes' bounded second search).
     pub verdict: Verdict,
+    /// How the text was read, when a reader should know: "read by OCR
+    /// (eng+hin), page 1, confidence 93%", with a warning below the floor.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_note: Option<String>,
 }
 
 /// Hits and how they were found.
@@ -192,6 +196,7 @@ pub(crate) fn load_hit(
     };
     let doc = dbs.documents.get(rtxn, &chunk.doc_id)?;
     let kind = doc.as_ref().map_or(almirah_extract::FileKind::Text, |d| d.kind);
+    let source_note = doc.as_ref().and_then(|d| d.ocr.as_ref()).map(|r| ocr_note(r, chunk.pages));
     let (title, path) = doc.map(|d| (d.title, d.path)).unwrap_or_default();
     Ok(Some(Hit {
         chunk_id: id,
@@ -207,5 +212,25 @@ pub(crate) fn load_hit(
         bm25,
         vector,
         verdict: Verdict::Admissible { mark: None },
+        source_note,
     }))
+}
+
+/// The note on a chunk of a document read by OCR: its pages' confidence,
+/// and a warning when one is below the report's floor.
+pub fn ocr_note(report: &almirah_extract::ocr::OcrReport, pages: Option<(u32, u32)>) -> String {
+    let (first, last) = pages.unwrap_or((1, 1));
+    let confidences: Vec<f32> = (first..=last).filter_map(|p| report.page_confidence(p)).collect();
+    let lowest = confidences.iter().copied().fold(f32::INFINITY, f32::min);
+    let at = if first == last { format!("page {first}") } else { format!("pages {first}-{last}") };
+    if !lowest.is_finite() {
+        return format!("read by OCR ({})", report.languages);
+    }
+    if lowest < report.min_confidence {
+        return format!(
+            "read by OCR ({}) with low confidence ({lowest:.0}%) on {at}: check the scan",
+            report.languages
+        );
+    }
+    format!("read by OCR ({}), {at}, confidence {lowest:.0}%", report.languages)
 }

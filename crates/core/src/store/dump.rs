@@ -40,6 +40,7 @@ pub fn dump(store: &Store) -> Result<Dump> {
         ("chunk-terms", dbs.chunk_terms.remap_types()),
         ("facets", dbs.facets.remap_types()),
         ("embed-cache", dbs.embed_cache.remap_types()),
+        ("ocr-cache", dbs.ocr_cache.remap_types()),
         ("tables", dbs.tables.remap_types()),
         ("doc-meta", dbs.doc_meta.remap_types()),
         ("overrides", dbs.overrides.remap_types()),

@@ -26,7 +26,7 @@ use crate::error::{Error, Result};
 use crate::ids::{ChunkId, ChunkSet, DocId, IdCodec, IdSetCodec};
 
 /// On-disk format version. Bump it with an upgrade step for every layout change.
-pub const FORMAT_VERSION: u32 = 3;
+pub const FORMAT_VERSION: u32 = 4;
 /// Version of the BM25 tokenizer; a change forces a keyword-index rebuild.
 pub const TOKENIZER_VERSION: u32 = 1;
 
@@ -95,6 +95,10 @@ pub struct Databases {
     /// Runtime health (`watch` → the watcher's queue, last reconcile, folder
     /// modes). Not library content: the logical dump leaves it out.
     pub health: heed::Database<'static, Str, SerdeJson<serde_json::Value>>,
+    /// OCR cache (since format v4): page content key
+    /// ([`almirah_extract::ocr::PageKey`], 64 hex chars) → recognised text
+    /// and confidence. Like the embedding cache, never pruned by deletes.
+    pub ocr_cache: heed::Database<'static, Str, SerdeJson<almirah_extract::ocr::OcrPage>>,
 }
 
 /// An open library.
@@ -104,7 +108,7 @@ pub struct Store {
     path: PathBuf,
 }
 
-const DB_NAMES: [&str; 17] = [
+const DB_NAMES: [&str; 18] = [
     "meta",
     "files",
     "documents",
@@ -122,6 +126,7 @@ const DB_NAMES: [&str; 17] = [
     "chunk-lens",
     "health",
     "doc-keys",
+    "ocr-cache",
 ];
 
 impl Store {
@@ -155,7 +160,7 @@ impl Store {
                 for name in DB_NAMES {
                     dbs.push(opener.create_database::<Bytes, Bytes>(wtxn, Some(name))?);
                 }
-                let array: [_; 17] = dbs.try_into().map_err(|_| Error::DataCorruption("database count".into()))?;
+                let array: [_; 18] = dbs.try_into().map_err(|_| Error::DataCorruption("database count".into()))?;
                 Ok(CommitOrAbort::<_, ()>::Commit(array))
             })?
             .unwrap_commit();
@@ -177,6 +182,7 @@ impl Store {
             chunk_lens: raw[14].remap_types(),
             health: raw[15].remap_types(),
             doc_keys: raw[16].remap_types(),
+            ocr_cache: raw[17].remap_types(),
         })
     }
 

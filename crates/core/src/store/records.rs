@@ -93,6 +93,10 @@ pub struct DocumentRecord {
     pub notes: Vec<String>,
     /// Set when a newer version of the file could not be read and this one is kept.
     pub stale_reason: Option<String>,
+    /// Set when the text was read by OCR (since format v4): languages and
+    /// each page's outcome and confidence (0–100).
+    #[serde(default)]
+    pub ocr: Option<almirah_extract::ocr::OcrReport>,
 }
 
 /// `chunks` database value.

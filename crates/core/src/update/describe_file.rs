@@ -7,10 +7,9 @@ use std::path::Path;
 use almirah_extract::Extracted;
 use chrono::DateTime;
 
+use crate::freshness::header::page_header;
 use crate::freshness::{DescribeInput, DocMeta, FolderSettings, describe};
 
-/// Bytes of the first page or section used as the "header" (title, number, date).
-const HEADER_BYTES: usize = 600;
 /// Bytes of the document used for effective dates and supersession statements.
 const OPENING_BYTES: usize = 4000;
 
@@ -35,7 +34,7 @@ pub fn describe_file(
     let folder = folder.unwrap_or(&default);
     let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     let title = doc.title.as_deref();
-    let header = format!("{}\n{}", title.unwrap_or(""), header_text(doc));
+    let header = header_with_title(doc, title);
     let mut opening = String::new();
     for s in &doc.sections {
         if opening.len() >= OPENING_BYTES {
@@ -58,13 +57,27 @@ pub fn describe_file(
     })
 }
 
-/// The first-page header: for a PDF the start of page 1; for text and
+/// The title, then the first-page header; the title is left out when the
+/// first page already holds it (a scan's subject line, a first line taken
+/// as the title), so the header's first document number stays the
+/// document's own and not one its subject line cites.
+fn header_with_title(doc: &Extracted, title: Option<&str>) -> String {
+    let words = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let first = words(doc.sections.first().map_or("", |s| s.text.as_str()));
+    match title.map(words) {
+        Some(t) if !t.is_empty() && !first.contains(&t) => format!("{t}\n{}", header_text(doc)),
+        _ => format!("\n{}", header_text(doc)),
+    }
+}
+
+/// The first-page header: for a PDF the start of page 1 (see
+/// [`crate::freshness::header`]); for text and
 /// Markdown only the short lines at the very top (a letterhead, "Circular
 /// No. 14 (2026-27)", "Dated: …"), never a body paragraph.
 fn header_text(doc: &Extracted) -> String {
     let first = doc.sections.first().map_or("", |s| s.text.as_str());
     if doc.kind == almirah_extract::FileKind::Pdf {
-        return prefix(first, HEADER_BYTES).to_string();
+        return page_header(first).to_string();
     }
     first
         .lines()

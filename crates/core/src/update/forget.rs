@@ -59,5 +59,6 @@ fn deleted(path: &str) -> FileOutcome {
         reason: None,
         chunks: 0,
         kept_previous: false,
+        ocr: None,
     }
 }

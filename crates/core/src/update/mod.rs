@@ -7,6 +7,7 @@ mod describe_file;
 pub mod extractor;
 pub mod filter;
 mod forget;
+mod ocr_summary;
 mod prepare;
 pub mod scan;
 pub mod targeted;
@@ -21,9 +22,11 @@ use almirah_embed::Embedder;
 use almirah_extract::{ChunkDraft, ChunkOptions};
 use serde::Serialize;
 
+pub use almirah_extract::ocr::OcrOptions;
 pub(crate) use describe_file::folder_for;
 pub use extractor::{ExtractorMode, extract_child_main};
 pub use forget::remove_folder;
+pub use ocr_summary::OcrSummary;
 pub use prepare::{Counters, Prepared};
 pub use targeted::Hint;
 pub use write::slug;
@@ -51,6 +54,8 @@ pub struct IndexParams {
     /// Per-folder settings (versioning, date order, audience); folders not
     /// listed get the defaults.
     pub folders: Vec<crate::freshness::FolderSettings>,
+    /// OCR of scanned PDFs (on by default; languages `eng+hin`).
+    pub ocr: almirah_extract::ocr::OcrOptions,
 }
 
 impl Default for IndexParams {
@@ -62,6 +67,7 @@ impl Default for IndexParams {
             batch_max_ms: 2000,
             arroy_build_min: 20_000,
             folders: Vec::new(),
+            ocr: almirah_extract::ocr::OcrOptions::default(),
         }
     }
 }
@@ -81,6 +87,8 @@ pub struct FileOutcome {
     pub chunks: usize,
     /// Whether an older version stays searchable despite a failure.
     pub kept_previous: bool,
+    /// Set when the file was read by OCR.
+    pub ocr: Option<OcrSummary>,
 }
 
 /// The report of an indexing run (ripgrep-style: per-file results, never an abort).
@@ -100,6 +108,12 @@ pub struct IngestReport {
     pub embedded_texts: usize,
     /// Chunk vectors reused from the cache.
     pub cache_hits: usize,
+    /// Files read by OCR.
+    pub ocr_files: usize,
+    /// Pages recognised by OCR in this run.
+    pub ocr_pages_recognised: usize,
+    /// Pages served from the OCR cache.
+    pub ocr_pages_cached: usize,
     /// Chunks written.
     pub chunks_added: usize,
     /// Chunks removed.
@@ -218,6 +232,9 @@ fn execute(job: &Job<'_>, plan: &scan::Plan, files_seen: usize, started: Instant
     report.embed_calls = counters.embed_calls.load(Ordering::Relaxed);
     report.embedded_texts = counters.embedded_texts.load(Ordering::Relaxed);
     report.cache_hits = counters.cache_hits.load(Ordering::Relaxed);
+    report.ocr_files = counters.ocr_files.load(Ordering::Relaxed);
+    report.ocr_pages_recognised = counters.ocr_pages_recognised.load(Ordering::Relaxed);
+    report.ocr_pages_cached = counters.ocr_pages_cached.load(Ordering::Relaxed);
     report.elapsed_ms = started.elapsed().as_millis() as u64;
     Ok(report)
 }
@@ -259,21 +276,84 @@ fn run_pipeline(
     std::thread::scope(|scope| {
         let (tx, rx) = mpsc::sync_channel::<Result<Prepared>>(8);
         let producer = scope.spawn(move || {
-            for file in &plan.candidates {
-                if cancel.load(Ordering::Relaxed) {
-                    let _ = tx.send(Err(Error::Cancelled));
-                    return;
-                }
-                let item = prepare::prepare(store, embedder, params, counters, file.clone(), &moves);
-                if tx.send(item).is_err() {
-                    return;
-                }
-            }
+            let job = Producer { store, embedder, params, counters, moves: &moves, cancel, tx };
+            job.run(&plan.candidates, progress);
         });
         let written = write_loop(store, &tokenizer, &ctx, params, rx, plan, total, progress, report);
         let _ = producer.join();
         written
     })
+}
+
+/// The thread that prepares files for the writer: text layers first, then
+/// the scans that need OCR, so a long OCR never holds up the other files.
+struct Producer<'a> {
+    store: &'a Store,
+    embedder: &'a dyn Embedder,
+    params: &'a IndexParams,
+    counters: &'a Counters,
+    moves: &'a std::collections::HashMap<String, String>,
+    cancel: &'a AtomicBool,
+    tx: mpsc::SyncSender<Result<Prepared>>,
+}
+
+impl Producer<'_> {
+    fn run(&self, candidates: &[scan::ScannedFile], progress: &dyn Progress) {
+        let mut scans = Vec::new();
+        for file in candidates {
+            match self.one(file, prepare::Pass::TextLayer) {
+                Some(Ok(None)) => scans.push(file),
+                Some(item) => {
+                    if self.send(item) {
+                        return;
+                    }
+                }
+                None => return,
+            }
+        }
+        self.read_scans(&scans, progress);
+    }
+
+    /// The OCR pass: scans in parallel, up to [`OcrOptions::parallel_jobs`]
+    /// files at once (a file's pages are parallel too, so a one-page scan
+    /// does not leave cores idle).
+    fn read_scans(&self, scans: &[&scan::ScannedFile], progress: &dyn Progress) {
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let stop = AtomicBool::new(false);
+        let workers = self.params.ocr.parallel_jobs().min(scans.len());
+        std::thread::scope(|scope| {
+            for _ in 0..workers {
+                scope.spawn(|| {
+                    while let Some(file) = scans.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        if stop.load(Ordering::Relaxed) {
+                            return;
+                        }
+                        let sent = self.one(file, prepare::Pass::Ocr(progress)).is_some_and(|item| !self.send(item));
+                        if !sent {
+                            return stop.store(true, Ordering::Relaxed);
+                        }
+                    }
+                });
+            }
+        });
+    }
+
+    /// Prepare one file; `None` when cancelled (the writer has been told).
+    fn one(&self, file: &scan::ScannedFile, pass: prepare::Pass<'_>) -> Option<Result<Option<Prepared>>> {
+        if self.cancel.load(Ordering::Relaxed) {
+            let _ = self.tx.send(Err(Error::Cancelled));
+            return None;
+        }
+        Some(prepare::prepare(self.store, self.embedder, self.params, self.counters, file.clone(), self.moves, pass))
+    }
+
+    /// Pass a prepared file on; `true` when the writer has gone.
+    fn send(&self, item: Result<Option<Prepared>>) -> bool {
+        match item.transpose() {
+            Some(item) => self.tx.send(item).is_err(),
+            None => false,
+        }
+    }
 }
 
 fn write_context(
@@ -332,6 +412,7 @@ fn write_loop(
             reason: None,
             chunks: 0,
             kept_previous: false,
+            ocr: None,
         });
     }
     if !batch.is_empty() || !deletions.is_empty() {
@@ -368,6 +449,9 @@ fn item_size(item: &Prepared) -> u64 {
 
 fn outcome_of(item: &Prepared, store: &Store) -> Result<FileOutcome> {
     let (file, action, status, reason) = match item {
+        Prepared::Indexed { file, extracted, .. } if extracted.doc.ocr.is_some() => {
+            (file, "indexed (ocr)".to_string(), FileStatus::Indexed, None)
+        }
         Prepared::Indexed { file, .. } => (file, "indexed".to_string(), FileStatus::Indexed, None),
         Prepared::Moved { file, from, .. } => (file, format!("moved from {from}"), FileStatus::Indexed, None),
         Prepared::Touched { file, .. } => (file, "unchanged-content".to_string(), FileStatus::Indexed, None),
@@ -387,5 +471,9 @@ fn outcome_of(item: &Prepared, store: &Store) -> Result<FileOutcome> {
         }
         _ => status,
     };
-    Ok(FileOutcome { path, action, status: Some(status), reason, chunks: item.chunk_count(), kept_previous })
+    let ocr = match item {
+        Prepared::Indexed { extracted, .. } => extracted.doc.ocr.as_ref().map(OcrSummary::of),
+        _ => None,
+    };
+    Ok(FileOutcome { path, action, status: Some(status), reason, chunks: item.chunk_count(), kept_previous, ocr })
 }

@@ -5,11 +5,13 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use almirah_embed::{EmbedError, Embedder, InputKind};
+use almirah_extract::ocr::{OcrHost, OcrPage, PageKey};
 use almirah_extract::{ChunkDraft, ExtractError};
 
 use super::extractor::{ExtractedFile, extract_file};
 use super::scan::ScannedFile;
 use crate::error::Result;
+use crate::progress::{Progress, ProgressEvent};
 use crate::store::{FileStatus, Store, cache_key, vector_from_bytes};
 use crate::update::IndexParams;
 
@@ -75,6 +77,12 @@ impl Prepared {
 /// Counters proving what work was done (asserted by the incremental tests).
 #[derive(Debug, Default)]
 pub struct Counters {
+    /// Files read by OCR (cached pages included).
+    pub ocr_files: AtomicUsize,
+    /// Pages recognised by OCR now.
+    pub ocr_pages_recognised: AtomicUsize,
+    /// Pages served from the OCR cache.
+    pub ocr_pages_cached: AtomicUsize,
     /// Calls to the extractor.
     pub extract_calls: AtomicUsize,
     /// Calls to the embedder.
@@ -85,7 +93,18 @@ pub struct Counters {
     pub cache_hits: AtomicUsize,
 }
 
-/// Prepare one candidate file.
+/// Which pass of a run a file is prepared in: text layers first, so that
+/// OCR of one scan never holds up the other files, then OCR of the scans.
+#[derive(Clone, Copy)]
+pub enum Pass<'a> {
+    /// Text layers only; a scan OCR could read is handed back for later.
+    TextLayer,
+    /// With OCR; page progress goes to the progress sink.
+    Ocr(&'a dyn Progress),
+}
+
+/// Prepare one candidate file. `Ok(None)`: in [`Pass::TextLayer`], the file
+/// is a PDF whose text layer OCR may improve; prepare it again in [`Pass::Ocr`].
 ///
 /// # Errors
 /// Only store and embedder errors; per-file problems become [`Prepared::Failed`].
@@ -96,11 +115,12 @@ pub fn prepare(
     counters: &Counters,
     file: ScannedFile,
     moves: &HashMap<String, String>,
-) -> Result<Prepared> {
+    pass: Pass<'_>,
+) -> Result<Option<Prepared>> {
     let bytes = match std::fs::read(&file.path) {
         Ok(b) => b,
         Err(e) => {
-            return Ok(failed(file, String::new(), ExtractError::Failed(format!("cannot read: {e}"))));
+            return Ok(Some(failed(file, String::new(), ExtractError::Failed(format!("cannot read: {e}")))));
         }
     };
     let sidecar_bytes = std::fs::read(super::scan::sidecar_path(&file.path)).ok();
@@ -112,21 +132,70 @@ pub fn prepare(
     }
     let hash = hasher.finalize().to_hex().to_string();
     if let Some(p) = same_content(store, &file, &hash, moves)? {
-        return Ok(p);
+        return Ok(Some(p));
     }
     counters.extract_calls.fetch_add(1, Ordering::Relaxed);
-    let extracted = match extract_file(&params.extractor, &file.path, &bytes, &params.chunking) {
+    let extracted = match extract(store, params, counters, &file, &bytes, pass) {
         Ok(x) => x,
-        Err(e) => return Ok(failed(file, hash, e)),
+        Err(e) if matches!(pass, Pass::TextLayer) && params.ocr.enabled && wants_ocr(&file, &e) => return Ok(None),
+        Err(e) => return Ok(Some(failed(file, hash, e))),
     };
     let sidecar = match sidecar_bytes.as_deref().map(parse_sidecar).transpose() {
         Ok(s) => s.unwrap_or_default(),
-        Err(reason) => return Ok(failed(file, hash, ExtractError::Failed(reason))),
+        Err(reason) => return Ok(Some(failed(file, hash, ExtractError::Failed(reason)))),
     };
     let fingerprint = embedder.id().fingerprint();
     let title = super::context_title(&extracted.doc, &file.path);
     let (vectors, fresh) = embed_with_cache(store, embedder, &fingerprint, &title, &extracted.chunks, counters)?;
-    Ok(Prepared::Indexed { file, hash, extracted, vectors, fresh, sidecar })
+    Ok(Some(Prepared::Indexed { file, hash, extracted, vectors, fresh, sidecar }))
+}
+
+/// Extract in `pass`, counting OCR work.
+fn extract(
+    store: &Store,
+    params: &IndexParams,
+    counters: &Counters,
+    file: &ScannedFile,
+    bytes: &[u8],
+    pass: Pass<'_>,
+) -> std::result::Result<ExtractedFile, ExtractError> {
+    let (mode, opts) = (&params.extractor, &params.chunking);
+    let Pass::Ocr(progress) = pass else {
+        return extract_file(mode, &file.path, bytes, opts, None, &almirah_extract::ocr::NoCache);
+    };
+    let host = StoreOcrHost { store, progress, path: file.path.to_string_lossy().into_owned() };
+    let extracted = extract_file(mode, &file.path, bytes, opts, Some(&params.ocr), &host)?;
+    if let Some(report) = &extracted.doc.ocr {
+        let recognised = report.recognised();
+        counters.ocr_files.fetch_add(1, Ordering::Relaxed);
+        counters.ocr_pages_recognised.fetch_add(recognised, Ordering::Relaxed);
+        counters.ocr_pages_cached.fetch_add(report.pages.len() - recognised, Ordering::Relaxed);
+    }
+    Ok(extracted)
+}
+
+/// Whether the text-layer error `e` of `file` is one OCR may improve.
+fn wants_ocr(file: &ScannedFile, e: &ExtractError) -> bool {
+    almirah_extract::kind_of(&file.path) == almirah_extract::FileKind::Pdf && e.wants_ocr()
+}
+
+/// OCR pages from the library's OCR cache; page progress as events.
+struct StoreOcrHost<'a> {
+    store: &'a Store,
+    progress: &'a dyn Progress,
+    path: String,
+}
+
+impl OcrHost for StoreOcrHost<'_> {
+    fn cached(&self, keys: &[PageKey]) -> HashMap<PageKey, OcrPage> {
+        let Ok(rtxn) = self.store.read_txn() else { return HashMap::new() };
+        let cache = self.store.dbs().ocr_cache;
+        keys.iter().filter_map(|k| cache.get(&rtxn, k.as_str()).ok().flatten().map(|page| (k.clone(), page))).collect()
+    }
+
+    fn page_done(&self, done: u32, total: u32) {
+        self.progress.on_event(ProgressEvent::OcrPage { path: self.path.clone(), done, total });
+    }
 }
 
 fn same_content(
@@ -146,14 +215,14 @@ fn same_content(
 }
 
 fn failed(file: ScannedFile, hash: String, error: ExtractError) -> Prepared {
-    let status = match &error {
+    let status = match error.status_error() {
         ExtractError::NeedsPassword => FileStatus::NeedsPassword,
         ExtractError::NoTextLayer => FileStatus::NoTextLayer,
         ExtractError::LowQualityText(_) => FileStatus::LowQualityText,
         ExtractError::Unsupported => FileStatus::Unsupported,
         ExtractError::Binary => FileStatus::Binary,
         ExtractError::Empty => FileStatus::Empty,
-        ExtractError::Failed(_) => FileStatus::Failed,
+        ExtractError::Failed(_) | ExtractError::Unread { .. } => FileStatus::Failed,
     };
     Prepared::Failed { file, hash, status, reason: error.to_string() }
 }

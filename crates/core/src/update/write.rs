@@ -98,10 +98,11 @@ pub fn write_batch(
 impl Batch<'_> {
     fn apply(&mut self, item: Prepared) -> Result<()> {
         match item {
-            Prepared::Indexed { file, hash, extracted, vectors, fresh, sidecar } => {
+            Prepared::Indexed { file, hash, mut extracted, vectors, fresh, sidecar } => {
                 for (key, vector) in fresh {
                     self.dbs.embed_cache.put(&mut self.wtxn, &key, &crate::store::vector_to_bytes(&vector))?;
                 }
+                self.cache_ocr_pages(&mut extracted.doc)?;
                 let meta = super::describe_file::describe_file(
                     &self.folders,
                     &file.path,
@@ -115,6 +116,17 @@ impl Batch<'_> {
             Prepared::Touched { file, hash } => self.touch_file(&file, hash),
             Prepared::Failed { file, hash, status, reason } => self.fail_file(&file, hash, status, reason),
         }
+    }
+
+    /// Keep the pages OCR recognised in this run in the OCR cache, keyed by
+    /// page content (blank and unsure pages too, so they are never
+    /// recognised again), and take them out of the report that is stored.
+    fn cache_ocr_pages(&mut self, doc: &mut almirah_extract::Extracted) -> Result<()> {
+        let Some(report) = doc.ocr.as_mut() else { return Ok(()) };
+        for (key, page) in std::mem::take(&mut report.fresh) {
+            self.dbs.ocr_cache.put(&mut self.wtxn, key.as_str(), &page)?;
+        }
+        Ok(())
     }
 
     fn index_file(
@@ -167,6 +179,7 @@ impl Batch<'_> {
             front_matter: extracted.doc.front_matter,
             notes: extracted.doc.notes,
             stale_reason: None,
+            ocr: extracted.doc.ocr,
         };
         self.dbs.documents.put(&mut self.wtxn, &id, &doc)?;
         let record = file_record(file, hash, Some(id), FileStatus::Indexed, None);
