@@ -77,6 +77,17 @@ fn scanned_circulars_are_read_dated_searchable_and_never_recognised_twice() {
     let first = &found["results"]["hits"][0];
     assert_eq!(stem(first["path"].as_str().unwrap()), "2.2.14", "{found}");
     assert_eq!(first["pages"], serde_json::json!([1, 1]));
+    assert!(first["source_note"].as_str().unwrap().starts_with("read by OCR (eng+hin), page 1, confidence"), "{first}");
+
+    let answer = lib.json(&["ask", "What is the maximum age for empanelment of DRB members?"]);
+    let citations = answer["citations"].as_array().unwrap();
+    assert!(!citations.is_empty(), "{answer}");
+    for c in citations {
+        assert!(
+            c["note"].as_str().unwrap_or("").contains("read by OCR (eng+hin)"),
+            "citations of OCR text say so: {c}"
+        );
+    }
 
     let later = SystemTime::now() + Duration::from_secs(5);
     for entry in std::fs::read_dir(&dir).unwrap().flatten() {
@@ -166,4 +177,11 @@ fn without_the_ocr_programs_a_scan_names_the_packages_to_install() {
     assert_eq!(problem["status"], "no-text-layer", "{status}");
     let reason = problem["reason"].as_str().unwrap();
     assert!(reason.contains("poppler-utils tesseract-ocr tesseract-ocr-eng tesseract-ocr-hin"), "{reason}");
+
+    // Once the programs are there, the next run reads the scan: it was not
+    // recorded as unchanged.
+    let fixed = "[embedder]\nprovider = \"hash\"\ndimensions = 64\n";
+    std::fs::write(lib.dir.path().join("config.toml"), fixed).unwrap();
+    let report = lib.json(&["index", "--quiet", dir.to_str().unwrap()]);
+    assert_eq!(report["outcomes"][0]["action"], "indexed (ocr)", "{report}");
 }

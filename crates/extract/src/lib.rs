@@ -133,13 +133,22 @@ pub enum ExtractError {
         /// Why OCR did not help.
         reason: String,
     },
+    /// A scan or a garbled text layer (`was`) that OCR could not try: its
+    /// programs or languages are not installed (the reason names the packages).
+    #[error("{was}; {reason}")]
+    OcrUnavailable {
+        /// Why the text layer was not used.
+        was: Box<ExtractError>,
+        /// What is missing and the packages to install.
+        reason: String,
+    },
 }
 
 impl ExtractError {
     /// The error that decides the file's status: `was` for [`ExtractError::Unread`].
     pub fn status_error(&self) -> &ExtractError {
         match self {
-            ExtractError::Unread { was, .. } => was.status_error(),
+            ExtractError::Unread { was, .. } | ExtractError::OcrUnavailable { was, .. } => was.status_error(),
             other => other,
         }
     }

@@ -21,7 +21,7 @@ fn status(result: &Result<Extracted, ExtractError>) -> &'static str {
         Err(ExtractError::Unsupported) => "unsupported",
         Err(ExtractError::Binary) => "binary",
         Err(ExtractError::Empty) => "empty",
-        Err(ExtractError::Failed(_) | ExtractError::Unread { .. }) => "failed",
+        Err(ExtractError::Failed(_) | ExtractError::Unread { .. } | ExtractError::OcrUnavailable { .. }) => "failed",
     }
 }
 

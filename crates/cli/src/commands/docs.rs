@@ -55,6 +55,9 @@ pub fn list(engine: &Engine, as_of: AsOf, status: Option<&str>, json: bool) -> R
         field("amends", m.amends.as_ref().map(|f| show(f, |v| v.join(", "))));
         field("audience", m.audience.as_ref().map(|f| show(f, |v| v.join(", "))));
         field("ocr", d.ocr.as_ref().map(almirah_core::update::OcrSummary::describe));
+        if let Some(a) = &d.amended {
+            println!("  note: {a}");
+        }
         if let Some(r) = &d.stale_reason {
             println!("  note: {r}");
         }

@@ -28,6 +28,7 @@ pub struct Gate {
     doc_chunks: BTreeMap<DocId, ChunkSet>,
     metas: BTreeMap<DocId, DocMeta>,
     unreadable_newer: BTreeMap<DocId, String>,
+    amended_by: BTreeMap<DocId, String>,
 }
 
 impl Gate {
@@ -90,6 +91,12 @@ impl Gate {
     pub fn unreadable_mark(&self, doc: DocId) -> Option<&str> {
         self.unreadable_newer.get(&doc).map(String::as_str)
     }
+
+    /// The mark of a current document that a current one amends
+    /// ("amended by circular 2.2.14 (issued 2025-02-28): …").
+    pub fn amendment_mark(&self, doc: DocId) -> Option<&str> {
+        self.amended_by.get(&doc).map(String::as_str)
+    }
 }
 
 /// Read every document's metadata (with overrides applied) in `rtxn`.
@@ -134,6 +141,7 @@ pub fn build(
         doc_chunks: BTreeMap::new(),
         metas: BTreeMap::new(),
         unreadable_newer: BTreeMap::new(),
+        amended_by: BTreeMap::new(),
     };
     for (id, status) in statuses {
         if !status.audience_allowed {
@@ -151,6 +159,7 @@ pub fn build(
         gate.doc_chunks.insert(id, chunks);
     }
     gate.unreadable_newer = unreadable_newer.into_iter().filter(|(id, _)| gate.is_visible(*id)).collect();
+    gate.amended_by = super::amendments::marks(&metas, &gate.statuses);
     gate.metas = metas;
     Ok(gate)
 }

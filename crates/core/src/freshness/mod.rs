@@ -2,6 +2,7 @@
 //! provenance, series inference, the supersession graph, per-query status,
 //! and the admissible-chunk bitmap applied before ranking.
 
+pub mod amendments;
 pub mod dates;
 pub mod describe;
 pub mod gate;

@@ -89,8 +89,13 @@ impl Snapshot<'_> {
         Ok(visible.then_some(id))
     }
 
+    /// The marks on an admitted document: a newer version could not be
+    /// read, or a current document amends it.
     pub(super) fn mark_in(&self, rtxn: &heed::RoTxn<'_>, doc: crate::DocId) -> Result<Option<String>> {
         let kept = self.dbs.documents.get(rtxn, &doc)?.and_then(|d| d.stale_reason);
-        Ok(kept.or_else(|| self.gate.unreadable_mark(doc).map(str::to_string)))
+        let unreadable = kept.or_else(|| self.gate.unreadable_mark(doc).map(str::to_string));
+        let marks: Vec<String> =
+            unreadable.into_iter().chain(self.gate.amendment_mark(doc).map(str::to_string)).collect();
+        Ok((!marks.is_empty()).then(|| marks.join("; ")))
     }
 }

@@ -39,6 +39,8 @@ pub struct DocView {
     pub stale_reason: Option<String>,
     /// Set when the text was read by OCR: pages and confidence.
     pub ocr: Option<crate::update::OcrSummary>,
+    /// Set when a current document amends this one.
+    pub amended: Option<String>,
 }
 
 impl DocView {
@@ -72,6 +74,7 @@ impl Snapshot<'_> {
                 overrides: self.dbs.overrides.get(&rtxn, &id)?.unwrap_or_default(),
                 stale_reason: doc.stale_reason.or_else(|| self.gate.unreadable_mark(id).map(str::to_string)),
                 ocr: doc.ocr.as_ref().map(crate::update::OcrSummary::of),
+                amended: self.gate.amendment_mark(id).map(str::to_string),
             });
         }
         out.sort_by(|a, b| a.key.cmp(&b.key));

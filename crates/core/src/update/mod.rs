@@ -302,7 +302,7 @@ impl Producer<'_> {
         let mut scans = Vec::new();
         for file in candidates {
             match self.one(file, prepare::Pass::TextLayer) {
-                Some(Ok(None)) => scans.push(file),
+                Some(Ok(prepare::Step::NeedsOcr(was))) => scans.push((file, was)),
                 Some(item) => {
                     if self.send(item) {
                         return;
@@ -315,20 +315,25 @@ impl Producer<'_> {
     }
 
     /// The OCR pass: scans in parallel, up to [`OcrOptions::parallel_jobs`]
-    /// files at once (a file's pages are parallel too, so a one-page scan
-    /// does not leave cores idle).
-    fn read_scans(&self, scans: &[&scan::ScannedFile], progress: &dyn Progress) {
+    /// files at once, each with its share of the jobs for its pages (so a
+    /// one-page scan does not leave cores idle, and files times pages never
+    /// exceed the jobs).
+    fn read_scans(&self, scans: &[(&scan::ScannedFile, almirah_extract::ExtractError)], progress: &dyn Progress) {
         let next = std::sync::atomic::AtomicUsize::new(0);
         let stop = AtomicBool::new(false);
-        let workers = self.params.ocr.parallel_jobs().min(scans.len());
+        let jobs = self.params.ocr.parallel_jobs();
+        let workers = jobs.min(scans.len());
+        let ocr = OcrOptions { jobs: (jobs / workers.max(1)).max(1), ..self.params.ocr.clone() };
+        let ocr = &ocr;
         std::thread::scope(|scope| {
             for _ in 0..workers {
                 scope.spawn(|| {
-                    while let Some(file) = scans.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    while let Some((file, was)) = scans.get(next.fetch_add(1, Ordering::Relaxed)) {
                         if stop.load(Ordering::Relaxed) {
                             return;
                         }
-                        let sent = self.one(file, prepare::Pass::Ocr(progress)).is_some_and(|item| !self.send(item));
+                        let pass = prepare::Pass::Ocr { ocr, progress, was };
+                        let sent = self.one(file, pass).is_some_and(|item| !self.send(item));
                         if !sent {
                             return stop.store(true, Ordering::Relaxed);
                         }
@@ -339,7 +344,7 @@ impl Producer<'_> {
     }
 
     /// Prepare one file; `None` when cancelled (the writer has been told).
-    fn one(&self, file: &scan::ScannedFile, pass: prepare::Pass<'_>) -> Option<Result<Option<Prepared>>> {
+    fn one(&self, file: &scan::ScannedFile, pass: prepare::Pass<'_>) -> Option<Result<prepare::Step>> {
         if self.cancel.load(Ordering::Relaxed) {
             let _ = self.tx.send(Err(Error::Cancelled));
             return None;
@@ -347,11 +352,13 @@ impl Producer<'_> {
         Some(prepare::prepare(self.store, self.embedder, self.params, self.counters, file.clone(), self.moves, pass))
     }
 
-    /// Pass a prepared file on; `true` when the writer has gone.
-    fn send(&self, item: Result<Option<Prepared>>) -> bool {
-        match item.transpose() {
-            Some(item) => self.tx.send(item).is_err(),
-            None => false,
+    /// Pass a prepared file on; `true` when the writer has gone. A scan
+    /// handed back in the OCR pass (never happens) is dropped.
+    fn send(&self, item: Result<prepare::Step>) -> bool {
+        match item {
+            Ok(prepare::Step::Ready(p)) => self.tx.send(Ok(p)).is_err(),
+            Ok(prepare::Step::NeedsOcr(_)) => false,
+            Err(e) => self.tx.send(Err(e)).is_err(),
         }
     }
 }

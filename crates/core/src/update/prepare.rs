@@ -8,7 +8,7 @@ use almirah_embed::{EmbedError, Embedder, InputKind};
 use almirah_extract::ocr::{OcrHost, OcrPage, PageKey};
 use almirah_extract::{ChunkDraft, ExtractError};
 
-use super::extractor::{ExtractedFile, extract_file};
+use super::extractor::{ExtractedFile, Reading, extract_file};
 use super::scan::ScannedFile;
 use crate::error::Result;
 use crate::progress::{Progress, ProgressEvent};
@@ -99,12 +99,30 @@ pub struct Counters {
 pub enum Pass<'a> {
     /// Text layers only; a scan OCR could read is handed back for later.
     TextLayer,
-    /// With OCR; page progress goes to the progress sink.
-    Ocr(&'a dyn Progress),
+    /// OCR of a scan whose text layer gave `was`; page progress goes to
+    /// the progress sink.
+    Ocr {
+        /// OCR settings for this file (its share of the parallel jobs).
+        ocr: &'a almirah_extract::ocr::OcrOptions,
+        /// Where page progress goes.
+        progress: &'a dyn Progress,
+        /// Why the text layer was not used.
+        was: &'a ExtractError,
+    },
 }
 
-/// Prepare one candidate file. `Ok(None)`: in [`Pass::TextLayer`], the file
-/// is a PDF whose text layer OCR may improve; prepare it again in [`Pass::Ocr`].
+/// What preparing a file gave.
+#[derive(Debug)]
+#[allow(clippy::large_enum_variant)]
+pub enum Step {
+    /// Ready for the writer.
+    Ready(Prepared),
+    /// In [`Pass::TextLayer`]: a PDF whose text layer (the error) OCR may
+    /// improve; prepare it again in [`Pass::Ocr`].
+    NeedsOcr(ExtractError),
+}
+
+/// Prepare one candidate file.
 ///
 /// # Errors
 /// Only store and embedder errors; per-file problems become [`Prepared::Failed`].
@@ -116,11 +134,11 @@ pub fn prepare(
     file: ScannedFile,
     moves: &HashMap<String, String>,
     pass: Pass<'_>,
-) -> Result<Option<Prepared>> {
+) -> Result<Step> {
     let bytes = match std::fs::read(&file.path) {
         Ok(b) => b,
         Err(e) => {
-            return Ok(Some(failed(file, String::new(), ExtractError::Failed(format!("cannot read: {e}")))));
+            return Ok(Step::Ready(failed(file, String::new(), ExtractError::Failed(format!("cannot read: {e}")))));
         }
     };
     let sidecar_bytes = std::fs::read(super::scan::sidecar_path(&file.path)).ok();
@@ -132,22 +150,25 @@ pub fn prepare(
     }
     let hash = hasher.finalize().to_hex().to_string();
     if let Some(p) = same_content(store, &file, &hash, moves)? {
-        return Ok(Some(p));
+        return Ok(Step::Ready(p));
     }
     counters.extract_calls.fetch_add(1, Ordering::Relaxed);
     let extracted = match extract(store, params, counters, &file, &bytes, pass) {
         Ok(x) => x,
-        Err(e) if matches!(pass, Pass::TextLayer) && params.ocr.enabled && wants_ocr(&file, &e) => return Ok(None),
-        Err(e) => return Ok(Some(failed(file, hash, e))),
+        Err(e) if matches!(pass, Pass::TextLayer) && params.ocr.enabled && wants_ocr(&file, &e) => {
+            return Ok(Step::NeedsOcr(e));
+        }
+        Err(e @ ExtractError::OcrUnavailable { .. }) => return Ok(Step::Ready(retry_later(file, e))),
+        Err(e) => return Ok(Step::Ready(failed(file, hash, e))),
     };
     let sidecar = match sidecar_bytes.as_deref().map(parse_sidecar).transpose() {
         Ok(s) => s.unwrap_or_default(),
-        Err(reason) => return Ok(Some(failed(file, hash, ExtractError::Failed(reason)))),
+        Err(reason) => return Ok(Step::Ready(failed(file, hash, ExtractError::Failed(reason)))),
     };
     let fingerprint = embedder.id().fingerprint();
     let title = super::context_title(&extracted.doc, &file.path);
     let (vectors, fresh) = embed_with_cache(store, embedder, &fingerprint, &title, &extracted.chunks, counters)?;
-    Ok(Some(Prepared::Indexed { file, hash, extracted, vectors, fresh, sidecar }))
+    Ok(Step::Ready(Prepared::Indexed { file, hash, extracted, vectors, fresh, sidecar }))
 }
 
 /// Extract in `pass`, counting OCR work.
@@ -160,16 +181,17 @@ fn extract(
     pass: Pass<'_>,
 ) -> std::result::Result<ExtractedFile, ExtractError> {
     let (mode, opts) = (&params.extractor, &params.chunking);
-    let Pass::Ocr(progress) = pass else {
-        return extract_file(mode, &file.path, bytes, opts, None, &almirah_extract::ocr::NoCache);
+    let Pass::Ocr { ocr, progress, was } = pass else {
+        return extract_file(mode, &file.path, bytes, opts, Reading::TextLayer, &almirah_extract::ocr::NoCache);
     };
     let host = StoreOcrHost { store, progress, path: file.path.to_string_lossy().into_owned() };
-    let extracted = extract_file(mode, &file.path, bytes, opts, Some(&params.ocr), &host)?;
+    let reading = Reading::Scan { ocr, was };
+    let extracted = extract_file(mode, &file.path, bytes, opts, reading, &host)?;
     if let Some(report) = &extracted.doc.ocr {
         let recognised = report.recognised();
         counters.ocr_files.fetch_add(1, Ordering::Relaxed);
         counters.ocr_pages_recognised.fetch_add(recognised, Ordering::Relaxed);
-        counters.ocr_pages_cached.fetch_add(report.pages.len() - recognised, Ordering::Relaxed);
+        counters.ocr_pages_cached.fetch_add(report.cached(), Ordering::Relaxed);
     }
     Ok(extracted)
 }
@@ -214,6 +236,14 @@ fn same_content(
     Ok(moves.get(hash).map(|from| Prepared::Moved { file: file.clone(), hash: hash.to_string(), from: from.clone() }))
 }
 
+/// A scan the OCR programs could not read because they are missing: its
+/// status and reason are recorded without its hash or mtime, so the next
+/// run reads it again (after the packages are installed, it is indexed).
+fn retry_later(mut file: ScannedFile, error: ExtractError) -> Prepared {
+    file.mtime_ns = 0;
+    failed(file, String::new(), error)
+}
+
 fn failed(file: ScannedFile, hash: String, error: ExtractError) -> Prepared {
     let status = match error.status_error() {
         ExtractError::NeedsPassword => FileStatus::NeedsPassword,
@@ -222,7 +252,9 @@ fn failed(file: ScannedFile, hash: String, error: ExtractError) -> Prepared {
         ExtractError::Unsupported => FileStatus::Unsupported,
         ExtractError::Binary => FileStatus::Binary,
         ExtractError::Empty => FileStatus::Empty,
-        ExtractError::Failed(_) | ExtractError::Unread { .. } => FileStatus::Failed,
+        ExtractError::Failed(_) | ExtractError::Unread { .. } | ExtractError::OcrUnavailable { .. } => {
+            FileStatus::Failed
+        }
     };
     Prepared::Failed { file, hash, status, reason: error.to_string() }
 }

@@ -124,7 +124,10 @@ impl Batch<'_> {
     fn cache_ocr_pages(&mut self, doc: &mut almirah_extract::Extracted) -> Result<()> {
         let Some(report) = doc.ocr.as_mut() else { return Ok(()) };
         for (key, page) in std::mem::take(&mut report.fresh) {
-            self.dbs.ocr_cache.put(&mut self.wtxn, key.as_str(), &page)?;
+            // Keys cross a process boundary: only well-formed ones are kept.
+            if almirah_extract::ocr::PageKey::parse(key.as_str()).is_some() {
+                self.dbs.ocr_cache.put(&mut self.wtxn, key.as_str(), &page)?;
+            }
         }
         Ok(())
     }

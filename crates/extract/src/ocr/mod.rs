@@ -185,6 +185,16 @@ impl OcrReport {
         self.fresh.len()
     }
 
+    /// Pages served from the host's cache.
+    pub fn cached(&self) -> usize {
+        self.pages
+            .iter()
+            .filter(|p| {
+                matches!(p.outcome, PageOutcome::Read { cached: true, .. } | PageOutcome::Blank { cached: true })
+            })
+            .count()
+    }
+
     fn read_confidences(&self) -> impl Iterator<Item = (u32, f32)> + '_ {
         self.pages.iter().filter_map(|p| match p.outcome {
             PageOutcome::Read { confidence, .. } => Some((p.page, confidence)),
@@ -196,8 +206,9 @@ impl OcrReport {
 /// What OCR asks of the process that runs it: pages recognised before, and
 /// where to report progress. Called from several threads.
 pub trait OcrHost: Sync {
-    /// OCR is about to start on a file (the extraction child lifts its
-    /// memory limit here, so the recognisers it starts are not held to it).
+    /// The file has been parsed for its pages and recognition is about to
+    /// start (the extraction child lifts its memory limit here, so the
+    /// programs it starts are not held to it).
     fn starting(&self) {}
     /// The cached pages among `keys` (missing keys are simply absent).
     fn cached(&self, keys: &[PageKey]) -> HashMap<PageKey, OcrPage>;
@@ -220,9 +231,10 @@ impl OcrHost for NoCache {
 /// with a reason, when OCR cannot do better.
 ///
 /// # Errors
-/// [`ExtractError::Unread`] wrapping `was` when the programs or languages
-/// are missing (the reason names the Debian packages), when no page yields
-/// text, or when the text OCR yields scores below the quality threshold.
+/// [`ExtractError::OcrUnavailable`] wrapping `was` when the programs or
+/// languages are missing (the reason names the Debian packages);
+/// [`ExtractError::Unread`] wrapping `was` when no page yields text, or when
+/// the text OCR yields scores below the quality threshold.
 pub fn read_scan(
     bytes: &[u8],
     opts: &OcrOptions,
@@ -231,12 +243,13 @@ pub fn read_scan(
 ) -> Result<Extracted, ExtractError> {
     let unread = |reason: String| ExtractError::Unread { was: Box::new(was.clone()), reason };
     let started = Instant::now();
-    host.starting();
-    let tools = programs::check(opts).map_err(unread)?;
+    let tools =
+        programs::check(opts).map_err(|reason| ExtractError::OcrUnavailable { was: Box::new(was.clone()), reason })?;
     let dir = tempfile::tempdir().map_err(|e| unread(format!("OCR could not make a temporary folder: {e}")))?;
     let pdf = dir.path().join("in.pdf");
     std::fs::write(&pdf, bytes).map_err(|e| unread(format!("OCR could not write a temporary file: {e}")))?;
     let plan = page_keys::plan(bytes, &pdf, opts, &tools).map_err(unread)?;
+    host.starting();
     let run = Run { opts, host, pdf: &pdf, dir: dir.path(), sources: source::survey(opts, &pdf) };
     let pages = run.all_pages(&plan);
     build(pages, opts, started).map_err(unread)
@@ -383,11 +396,11 @@ const MAX_TITLE_CHARS: usize = 160;
 fn scan_title(page: &str) -> Option<String> {
     let lines: Vec<&str> = page.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
     let subject = lines.iter().enumerate().find_map(|(i, l)| {
-        let lower = l.to_lowercase();
-        let rest = ["subject", "sub", "विषय"].iter().find_map(|cue| lower.strip_prefix(cue))?;
-        let rest = rest.trim_start_matches('.').trim_start();
+        let cue =
+            ["subject", "sub", "विषय"].iter().find(|c| l.get(..c.len()).is_some_and(|p| p.eq_ignore_ascii_case(c)))?;
+        let rest = l[cue.len()..].trim_start_matches('.').trim_start();
         let rest = rest.strip_prefix(':').or_else(|| rest.strip_prefix("- "))?;
-        let mut title = l.get(l.len().checked_sub(rest.len())?..)?.trim().to_string();
+        let mut title = rest.trim().to_string();
         if let Some(next) = lines.get(i + 1).filter(|n| n.len() < 80 && n.ends_with(['.', ')'])) {
             title = format!("{title} {next}");
         }

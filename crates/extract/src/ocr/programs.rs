@@ -3,7 +3,7 @@
 use std::io::Read;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use wait_timeout::ChildExt;
 
@@ -33,15 +33,18 @@ pub(crate) struct Tools {
 /// A message naming what is missing and the packages to install.
 pub(crate) fn check(opts: &OcrOptions) -> Result<Tools, String> {
     let missing = |what: &str| format!("OCR needs {what}; install the packages {PACKAGES}");
+    let deadline = || Instant::now() + CHECK_TIMEOUT;
     for program in [&opts.pdftoppm, &opts.pdfimages] {
-        if Command::new(program).arg("-v").stdout(Stdio::null()).stderr(Stdio::null()).status().is_err() {
+        if let Err(Failure::Failed(e)) = run(Command::new(program).arg("-v"), deadline())
+            && !e.contains(" failed (")
+        {
             return Err(missing(&format!("{} (not found)", program.display())));
         }
     }
-    let version = output(Command::new(&opts.tesseract).arg("--version"))
+    let version = output(Command::new(&opts.tesseract).arg("--version"), deadline())
         .map_err(|_| missing(&format!("{} (not found)", opts.tesseract.display())))?;
     let version = version.lines().next().unwrap_or("tesseract").trim().to_string();
-    let langs = output(Command::new(&opts.tesseract).arg("--list-langs")).unwrap_or_default();
+    let langs = output(Command::new(&opts.tesseract).arg("--list-langs"), deadline()).unwrap_or_default();
     let installed: Vec<&str> = langs.lines().skip(1).map(str::trim).collect();
     let absent: Vec<&str> = opts.languages.split('+').filter(|l| !installed.contains(l)).collect();
     if !absent.is_empty() {
@@ -51,13 +54,23 @@ pub(crate) fn check(opts: &OcrOptions) -> Result<Tools, String> {
     Ok(Tools { version })
 }
 
-/// Standard output of a short command (stdout and stderr, as tesseract
-/// prints its version on either).
-fn output(cmd: &mut Command) -> Result<String, String> {
-    let out = cmd.stdin(Stdio::null()).output().map_err(|e| e.to_string())?;
+/// How long the version and language checks may take.
+const CHECK_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// Output of a short command, stdout then stderr (tesseract prints its
+/// version on either), whatever its exit status.
+fn output(cmd: &mut Command, deadline: Instant) -> Result<String, Failure> {
+    let out = run_status(cmd, deadline)?;
     let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
     text.push_str(&String::from_utf8_lossy(&out.stderr));
     Ok(text)
+}
+
+/// What a finished program wrote, and how it ended.
+pub(crate) struct Finished {
+    status: std::process::ExitStatus,
+    stdout: Vec<u8>,
+    stderr: Vec<u8>,
 }
 
 /// Run `cmd` to completion or until `deadline`, returning its stdout.
@@ -66,6 +79,19 @@ fn output(cmd: &mut Command) -> Result<String, String> {
 /// [`Failure::TimedOut`] (the process is killed and reaped) or
 /// [`Failure::Failed`] with the last line of stderr.
 pub(crate) fn run(cmd: &mut Command, deadline: Instant) -> Result<Vec<u8>, Failure> {
+    let name = Path::new(cmd.get_program()).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let done = run_status(cmd, deadline)?;
+    if !done.status.success() {
+        let text = String::from_utf8_lossy(&done.stderr);
+        let last = text.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("no message");
+        return Err(Failure::Failed(format!("{name} failed ({}): {last}", done.status)));
+    }
+    Ok(done.stdout)
+}
+
+/// Run `cmd` (stdin closed) until it exits or `deadline` passes; on a
+/// timeout or a wait error the process is killed and reaped.
+fn run_status(cmd: &mut Command, deadline: Instant) -> Result<Finished, Failure> {
     let name = Path::new(cmd.get_program()).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let mut child = cmd
         .stdin(Stdio::null())
@@ -85,16 +111,13 @@ pub(crate) fn run(cmd: &mut Command, deadline: Instant) -> Result<Vec<u8>, Failu
             let _ = child.wait();
             return Err(Failure::TimedOut);
         }
-        Err(e) => return Err(Failure::Failed(format!("{name}: {e}"))),
+        Err(e) => {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(Failure::Failed(format!("{name}: {e}")));
+        }
     };
-    let out = out.join().unwrap_or_default();
-    let err = err.join().unwrap_or_default();
-    if !status.success() {
-        let text = String::from_utf8_lossy(&err);
-        let last = text.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("no message");
-        return Err(Failure::Failed(format!("{name} failed ({status}): {last}")));
-    }
-    Ok(out)
+    Ok(Finished { status, stdout: out.join().unwrap_or_default(), stderr: err.join().unwrap_or_default() })
 }
 
 fn read_all(pipe: Option<impl Read>) -> Vec<u8> {

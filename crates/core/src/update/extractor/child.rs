@@ -14,8 +14,8 @@ use std::sync::{Arc, Mutex};
 use almirah_extract::ExtractError;
 use almirah_extract::ocr::{NoCache, OcrHost, OcrPage, PageKey};
 
-use super::extract_in_process;
 use super::protocol::{CacheReply, ChildMessage, Job};
+use super::{Reading, extract_in_process};
 
 /// Entry point of the child process: limit memory, extract `path` as the
 /// [`Job`] on stdin says, write JSON lines to stdout. Returns the process
@@ -30,9 +30,9 @@ pub fn extract_child_main(path: &Path) -> i32 {
     };
     let host = StdioHost { replies: Mutex::new(replies) };
     let output = match std::fs::read(path) {
-        Ok(bytes) => match job.ocr.as_ref() {
-            Some(ocr) => extract_in_process(path, &bytes, &job.chunking, Some(ocr), &host),
-            None => extract_in_process(path, &bytes, &job.chunking, None, &NoCache),
+        Ok(bytes) => match job.scan.as_ref() {
+            Some((ocr, was)) => extract_in_process(path, &bytes, &job.chunking, Reading::Scan { ocr, was }, &host),
+            None => extract_in_process(path, &bytes, &job.chunking, Reading::TextLayer, &NoCache),
         },
         Err(e) => Err(ExtractError::Failed(format!("cannot read: {e}"))),
     };

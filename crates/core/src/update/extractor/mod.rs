@@ -51,40 +51,59 @@ pub struct ExtractedFile {
 
 type ChildOutput = Result<ExtractedFile, ExtractError>;
 
-/// Extract `path` as `mode` says, with OCR when `ocr` is given. `bytes` is
-/// the content the caller hashed (used in-process; the child reads the file
+/// How a file is read.
+#[derive(Debug, Clone, Copy)]
+pub enum Reading<'a> {
+    /// Its text layer (every format).
+    TextLayer,
+    /// As a scan, by OCR: a PDF whose text layer gave `was`.
+    Scan {
+        /// OCR settings.
+        ocr: &'a OcrOptions,
+        /// Why the text layer was not used (returned, with a reason, when
+        /// OCR cannot do better).
+        was: &'a ExtractError,
+    },
+}
+
+/// Extract `path` as `mode` says, read as `reading` says. `bytes` is the
+/// content the caller hashed (used in-process; the child reads the file
 /// itself). `host` serves cached OCR pages and takes page progress.
 pub fn extract_file(
     mode: &ExtractorMode,
     path: &Path,
     bytes: &[u8],
     opts: &ChunkOptions,
-    ocr: Option<&OcrOptions>,
+    reading: Reading<'_>,
     host: &dyn OcrHost,
 ) -> ChildOutput {
     match mode {
-        ExtractorMode::InProcess => extract_in_process(path, bytes, opts, ocr, host),
+        ExtractorMode::InProcess => extract_in_process(path, bytes, opts, reading, host),
         ExtractorMode::Subprocess { program, args, timeout_ms, memory_limit_bytes } => {
             let limits = parent::ChildLimits { timeout_ms: *timeout_ms, memory: *memory_limit_bytes };
-            let job = protocol::Job { chunking: *opts, ocr: ocr.cloned() };
+            let scan = match reading {
+                Reading::TextLayer => None,
+                Reading::Scan { ocr, was } => Some((ocr.clone(), was.clone())),
+            };
+            let job = protocol::Job { chunking: *opts, scan };
             parent::run_child(program, args, path, &job, limits, host)
         }
     }
 }
 
-/// Extract and chunk one file in this process (OCR included when `ocr` is
-/// given), turning a panic into an error.
+/// Extract and chunk one file in this process, read as `reading` says,
+/// turning a panic into an error.
 pub(crate) fn extract_in_process(
     path: &Path,
     bytes: &[u8],
     opts: &ChunkOptions,
-    ocr: Option<&OcrOptions>,
+    reading: Reading<'_>,
     host: &dyn OcrHost,
 ) -> ChildOutput {
     let run = || {
-        let doc = match ocr {
-            Some(ocr) => almirah_extract::extract_with_ocr(path, bytes, ocr, host)?,
-            None => almirah_extract::extract(path, bytes)?,
+        let doc = match reading {
+            Reading::TextLayer => almirah_extract::extract(path, bytes)?,
+            Reading::Scan { ocr, was } => almirah_extract::ocr::read_scan(bytes, ocr, host, was.clone())?,
         };
         let chunks = almirah_extract::chunk(&doc, opts);
         Ok(ExtractedFile { doc, chunks })
@@ -117,7 +136,8 @@ mod tests {
             timeout_ms: 1000,
             memory_limit_bytes: 1 << 30,
         };
-        let err = extract_file(&mode, Path::new("x.md"), b"# x", &ChunkOptions::default(), None, &NoCache);
+        let err =
+            extract_file(&mode, Path::new("x.md"), b"# x", &ChunkOptions::default(), Reading::TextLayer, &NoCache);
         assert!(matches!(err, Err(ExtractError::Failed(m)) if m.contains("could not start")));
     }
 }

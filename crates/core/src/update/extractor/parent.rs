@@ -30,6 +30,11 @@ pub(super) struct ChildLimits {
 }
 
 /// Run one extraction child to completion or its deadline.
+///
+/// # Errors
+/// [`ExtractError::Failed`] when the child cannot start, times out
+/// ("extraction timed out after N s"), crashes or writes no result; the
+/// child's own extraction error otherwise.
 pub(super) fn run_child(
     program: &Path,
     args: &[String],
@@ -57,14 +62,16 @@ pub(super) fn run_child(
     let stderr = child.stderr.take();
     let (extend_tx, extend_rx) = mpsc::channel::<u64>();
     std::thread::scope(|scope| {
-        let ocr_ms = job.ocr.clone();
+        let ocr = job.scan.as_ref().map(|(ocr, _)| ocr.clone());
         let messages = scope.spawn(move || {
             read_messages(stdout, stdin, host, |missing| {
-                let _ = extend_tx.send(ocr_ms.as_ref().map_or(0, |o| o.file_timeout_ms(missing)));
+                let _ = extend_tx.send(ocr.as_ref().map_or(0, |o| o.file_timeout_ms(missing)));
             })
         });
         let errors = scope.spawn(move || read_all(stderr));
         let waited = wait(&mut child, Duration::from_millis(limits.timeout_ms), &extend_rx);
+        // Whatever happened, no program the child started outlives it.
+        kill_group(&mut child);
         let result = messages.join().ok().flatten();
         let err = errors.join().unwrap_or_default();
         finish(waited, result, &err)
@@ -79,7 +86,10 @@ fn wait(child: &mut Child, base: Duration, extend: &mpsc::Receiver<u64>) -> Resu
         match child.wait_timeout(TICK) {
             Ok(Some(status)) => return Ok(status),
             Ok(None) => {}
-            Err(e) => return Err(ExtractError::Failed(format!("waiting for the extractor: {e}"))),
+            Err(e) => {
+                kill_group(child);
+                return Err(ExtractError::Failed(format!("waiting for the extractor: {e}")));
+            }
         }
         while let Ok(ms) = extend.try_recv() {
             deadline = deadline.max(Instant::now() + base + Duration::from_millis(ms));
@@ -93,6 +103,8 @@ fn wait(child: &mut Child, base: Duration, extend: &mpsc::Receiver<u64>) -> Resu
 }
 
 /// SIGKILL the child's process group (it is its leader), then reap it.
+/// Harmless when the group is empty (ESRCH); Linux does not reuse a
+/// process group id while the group has members.
 fn kill_group(child: &mut Child) {
     if let Some(pid) = rustix::process::Pid::from_raw(child.id() as i32) {
         let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
@@ -103,10 +115,10 @@ fn kill_group(child: &mut Child) {
 
 /// The child's result, or why there is none.
 fn finish(waited: Result<ExitStatus, ExtractError>, result: Option<ChildOutput>, stderr: &[u8]) -> ChildOutput {
-    let status = waited?;
     if let Some(result) = result {
         return result;
     }
+    let status = waited?;
     let tail = String::from_utf8_lossy(stderr);
     let last = tail.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("no message");
     if status.success() {

@@ -6,8 +6,8 @@
 //! parent keeps stdin open until the child exits; the child takes its end
 //! of file as the parent's death and kills its process group.
 
-use almirah_extract::ChunkOptions;
 use almirah_extract::ocr::{OcrOptions, OcrPage, PageKey};
+use almirah_extract::{ChunkOptions, ExtractError};
 use serde::{Deserialize, Serialize};
 
 use super::ChildOutput;
@@ -17,8 +17,9 @@ use super::ChildOutput;
 pub(crate) struct Job {
     /// Chunk sizes.
     pub chunking: ChunkOptions,
-    /// OCR settings; `None` reads text layers only.
-    pub ocr: Option<OcrOptions>,
+    /// `None`: read the text layer. Some: read the file as a scan with these
+    /// OCR settings; the error is why its text layer was not used.
+    pub scan: Option<(OcrOptions, ExtractError)>,
 }
 
 /// One line from the child. The result is by far the largest variant and
