@@ -99,6 +99,10 @@ impl Progress for ChannelProgress {
                     s.current = Some(format!("{} (OCR page {done}/{total})", name.unwrap_or(path)));
                     "ocr"
                 }
+                ProgressEvent::Embedding { done, total } => {
+                    s.current = Some(format!("vectors {done} of {total} chunks (already searchable)"));
+                    "embedding"
+                }
                 ProgressEvent::Committed { .. } => "committing",
             }
         };

@@ -142,6 +142,10 @@ pub enum Command {
         /// Do not show a progress bar.
         #[arg(long)]
         quiet: bool,
+        /// Return once every file is searchable by keywords; chunks without
+        /// a vector are embedded by the next `index`, `watch` or the app.
+        #[arg(long)]
+        no_wait: bool,
     },
     /// Hybrid (BM25 + vector) search over the documents in force.
     Search {

@@ -42,6 +42,9 @@ impl Progress for Bar {
                 let name = std::path::Path::new(&path).file_name().map(|n| n.to_string_lossy().into_owned());
                 self.bar.set_message(format!("{} (OCR page {done}/{total})", name.unwrap_or(path)));
             }
+            ProgressEvent::Embedding { done, total } => {
+                self.bar.set_message(format!("vectors {done}/{total} chunks (already searchable by keywords)"));
+            }
             ProgressEvent::Committed { .. } => {}
         }
     }

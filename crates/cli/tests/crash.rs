@@ -1,5 +1,6 @@
 //! Crash safety: the indexer is killed with SIGKILL at named points (inside a
-//! batch, during the vector update, just before and just after the commit)
+//! batch, during the vector update, just before and just after the commit,
+//! inside the embedding backfill)
 //! and at seeded random moments. After every kill the library opens, a re-run
 //! completes, and the final logical dump equals a clean one-pass index.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -66,7 +67,7 @@ fn sigkill_at_named_points_and_random_moments_never_corrupts_the_index() {
     let want = clean.dump_hash();
     let mut kills = 0;
 
-    for point in ["mid-batch", "vector-update", "before-commit", "after-commit"] {
+    for point in ["mid-batch", "vector-update", "before-commit", "after-commit", "backfill-before-commit"] {
         for nth in [1, 2, 4] {
             let lib = common::Library::hash(25);
             let out = lib

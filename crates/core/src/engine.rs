@@ -89,6 +89,9 @@ pub struct LibraryStatus {
     pub documents: u64,
     /// Chunks.
     pub chunks: u64,
+    /// Chunks searchable by keywords that wait for their vector (phase 2
+    /// of ingest); 0 when every chunk is also searched by meaning.
+    pub vectors_pending: u64,
     /// Files per status.
     pub files_by_status: BTreeMap<String, u64>,
     /// Files that are not indexed, with their reasons.
@@ -216,10 +219,35 @@ impl Engine {
     /// # Errors
     /// See [`update::index`].
     pub fn index(&self, roots: &[PathBuf], progress: &dyn Progress, cancel: &AtomicBool) -> Result<IngestReport> {
+        self.index_with(roots, self.config.index.wait_for_vectors, progress, cancel)
+    }
+
+    /// [`Engine::index`], choosing whether to wait for the embedding
+    /// backfill (`false`: return once every file is searchable by keywords).
+    ///
+    /// # Errors
+    /// See [`update::index`].
+    pub fn index_with(
+        &self,
+        roots: &[PathBuf],
+        wait_for_vectors: bool,
+        progress: &dyn Progress,
+        cancel: &AtomicBool,
+    ) -> Result<IngestReport> {
         let roots = canonical_roots(roots)?;
         let embedder = self.embedder()?;
         remember_roots(&self.store, &roots)?;
-        update::index(&self.store, embedder, &self.index_params(), &roots, progress, cancel)
+        let params = IndexParams { wait_for_vectors, ..self.index_params() };
+        update::index(&self.store, embedder, &params, &roots, progress, cancel)
+    }
+
+    /// Embed every chunk still waiting for a vector (phase 2 of ingest; see
+    /// [`update::backfill::backfill`]).
+    ///
+    /// # Errors
+    /// See [`update::backfill::backfill`].
+    pub fn backfill(&self, progress: &dyn Progress, cancel: &AtomicBool) -> Result<update::backfill::BackfillReport> {
+        update::backfill::backfill(&self.store, self.embedder()?, &self.index_params(), progress, cancel)
     }
 
     /// Bring the paths in `hints` up to date within `roots` (the watcher's

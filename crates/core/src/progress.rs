@@ -32,6 +32,14 @@ pub enum ProgressEvent {
         /// Pages in the file.
         total: u32,
     },
+    /// The embedding backfill (phase 2) gave `done` of `total` queued
+    /// chunks their vectors.
+    Embedding {
+        /// Chunks with vectors so far.
+        done: usize,
+        /// Chunks queued when the backfill started.
+        total: usize,
+    },
     /// A batch was committed.
     Committed {
         /// Files in the batch.

@@ -74,7 +74,7 @@ pub fn re_embed(
         report.chunks += group.len() as u64;
         progress.on_event(ProgressEvent::Committed { files: 0, chunks: group.len() });
     }
-    switch_over(store, embedder, params, &writer, old_index, new_index)?;
+    switch_over(store, embedder, params, &writer, (old_index, new_index), &ids)?;
     Ok(report)
 }
 
@@ -85,7 +85,11 @@ fn embed_one(embedder: &dyn Embedder, text: &str) -> Result<Vec<f32>> {
         .ok_or_else(|| Error::Embed(almirah_embed::EmbedError::Protocol("no vector returned".into())))
 }
 
-fn chunk_texts(store: &Store, ids: &[ChunkId]) -> Result<Vec<String>> {
+/// The indexable text (title and headings, then the text) of each chunk.
+///
+/// # Errors
+/// [`Error::DataCorruption`] for a missing chunk; LMDB errors.
+pub(crate) fn chunk_texts(store: &Store, ids: &[ChunkId]) -> Result<Vec<String>> {
     let rtxn = store.read_txn()?;
     let mut texts = Vec::with_capacity(ids.len());
     for id in ids {
@@ -110,11 +114,22 @@ fn switch_over(
     embedder: &dyn Embedder,
     params: &IndexParams,
     writer: &arroy::Writer<arroy::distances::Cosine>,
-    old_index: u16,
-    new_index: u16,
+    (old_index, new_index): (u16, u16),
+    embedded: &[ChunkId],
 ) -> Result<()> {
     let dbs = store.dbs();
     let mut wtxn = store.env().write_txn()?;
+    // The chunks re-embedded here have their vector in the new index: they
+    // leave the embedding queue; chunks written since stay in it.
+    let mut queue = dbs.vector_queue.get(&wtxn, crate::store::VECTOR_QUEUE_PENDING)?.unwrap_or_default();
+    for id in embedded {
+        queue.remove(*id);
+    }
+    if queue.is_empty() {
+        dbs.vector_queue.delete(&mut wtxn, crate::store::VECTOR_QUEUE_PENDING)?;
+    } else {
+        dbs.vector_queue.put(&mut wtxn, crate::store::VECTOR_QUEUE_PENDING, &queue)?;
+    }
     if all_chunks(dbs, &wtxn)?.len() as usize >= params.arroy_build_min {
         let mut rng = rand::rngs::StdRng::seed_from_u64(0xA1_31_4A);
         writer.builder(&mut rng).build(&mut wtxn)?;

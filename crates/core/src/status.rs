@@ -27,7 +27,8 @@ pub fn status(store: &Store, audience: &Audience, folders: &[FolderSettings]) ->
     let seen = Seen { dbs, rtxn: &rtxn, audience, folders };
     let mut files_by_status = BTreeMap::new();
     let mut problems = Vec::new();
-    let (mut documents, mut chunks) = (0u64, 0u64);
+    let (mut documents, mut chunks, mut vectors_pending) = (0u64, 0u64, 0u64);
+    let queue = dbs.vector_queue.get(&rtxn, crate::store::VECTOR_QUEUE_PENDING)?.unwrap_or_default();
     for entry in dbs.files.iter(&rtxn)? {
         let (path, record) = entry?;
         if !seen.visible(path, record.doc_id)? {
@@ -37,6 +38,7 @@ pub fn status(store: &Store, audience: &Audience, folders: &[FolderSettings]) ->
         if let Some(doc) = record.doc_id.map(|d| dbs.documents.get(&rtxn, &d)).transpose()?.flatten() {
             documents += 1;
             chunks += doc.chunks.len() as u64;
+            vectors_pending += doc.chunks.iter().filter(|c| queue.contains(**c)).count() as u64;
         }
         if record.status != FileStatus::Indexed {
             problems.push(FileProblem {
@@ -54,6 +56,7 @@ pub fn status(store: &Store, audience: &Audience, folders: &[FolderSettings]) ->
         format_version: get_meta(dbs, &rtxn, meta_keys::FORMAT_VERSION)?.unwrap_or(FORMAT_VERSION),
         documents,
         chunks,
+        vectors_pending,
         files_by_status,
         problems,
         embedder: get_meta(dbs, &rtxn, meta_keys::EMBEDDER)?,

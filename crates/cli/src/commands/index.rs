@@ -8,13 +8,24 @@ use anyhow::Result;
 
 use crate::progress::Bar;
 
+/// How `index` runs.
+pub struct Options {
+    /// No progress bar.
+    pub quiet: bool,
+    /// JSON report.
+    pub json: bool,
+    /// Wait for the embedding backfill (phase 2).
+    pub wait: bool,
+}
+
 /// Index folders, print the per-file report; exit 2 if any file failed.
-pub fn run(engine: &Engine, folders: &[PathBuf], quiet: bool, json: bool) -> Result<ExitCode> {
+pub fn run(engine: &Engine, folders: &[PathBuf], opts: Options) -> Result<ExitCode> {
+    let Options { quiet, json, wait } = opts;
     if let Some(code) = super::missing_paths(folders, json) {
         return Ok(code);
     }
     let bar = Bar::new(quiet);
-    let report = engine.index(folders, &bar, &super::no_cancel());
+    let report = engine.index_with(folders, wait, &bar, &super::no_cancel());
     bar.finish();
     let report = report?;
     if json {
@@ -34,6 +45,13 @@ fn print_human(report: &IngestReport) {
         println!("{:<18} {}{chunks}{reason}{ocr}{kept}", o.action, o.path);
     }
     let secs = report.elapsed_ms as f64 / 1000.0;
+    let searchable = report.searchable_ms as f64 / 1000.0;
+    let vectors = match report.vectors_pending {
+        0 => format!("searchable after {searchable:.1} s, vectors complete"),
+        n => format!(
+            "searchable by keywords after {searchable:.1} s; {n} chunks wait for vectors (`almirah index` or `watch` embeds them)"
+        ),
+    };
     let ocr = if report.ocr_files > 0 {
         format!(
             "; OCR: {} files, {} pages recognised, {} from cache",
@@ -43,7 +61,7 @@ fn print_human(report: &IngestReport) {
         String::new()
     };
     println!(
-        "\n{} files seen, {} unchanged, {} processed, {} failed; {} chunks added, {} removed; {} embedded, {} from cache{ocr}; {secs:.1} s",
+        "\n{} files seen, {} unchanged, {} processed, {} failed; {} chunks added, {} removed; {} embedded, {} from cache{ocr}; {vectors}; {secs:.1} s",
         report.files_seen,
         report.unchanged,
         report.outcomes.len(),

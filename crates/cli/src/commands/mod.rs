@@ -26,7 +26,9 @@ pub fn run(cli: &Cli) -> Result<ExitCode> {
     }
     let engine = open_engine(cli)?;
     match &cli.command {
-        Command::Index { folders, quiet } => index::run(&engine, folders, *quiet || cli.json, cli.json),
+        Command::Index { folders, quiet, no_wait } => {
+            index::run(&engine, folders, index::Options { quiet: *quiet || cli.json, json: cli.json, wait: !no_wait })
+        }
         Command::Search { query, k, as_of, session, all_versions, mode } => {
             let as_of = docs::parse_as_of(&engine, as_of.as_deref(), session.as_deref())?;
             search::run(

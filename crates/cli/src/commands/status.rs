@@ -18,6 +18,12 @@ pub fn run(engine: &Engine, json: bool) -> Result<ExitCode> {
     println!("format       v{}", s.format_version);
     println!("documents    {}", s.documents);
     println!("chunks       {}", s.chunks);
+    if s.vectors_pending > 0 {
+        println!(
+            "vectors      {} of {} chunks wait for a vector (searchable by keywords now; `almirah index` embeds them)",
+            s.vectors_pending, s.chunks
+        );
+    }
     println!("disk         {:.1} MiB", s.disk_bytes as f64 / (1024.0 * 1024.0));
     match &s.embedder {
         Some(e) => println!("embedder     {}:{} ({} dims)", e.provider, e.model, e.dimensions),

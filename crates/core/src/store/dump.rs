@@ -41,6 +41,7 @@ pub fn dump(store: &Store) -> Result<Dump> {
         ("facets", dbs.facets.remap_types()),
         ("embed-cache", dbs.embed_cache.remap_types()),
         ("ocr-cache", dbs.ocr_cache.remap_types()),
+        ("vector-queue", dbs.vector_queue.remap_types()),
         ("tables", dbs.tables.remap_types()),
         ("doc-meta", dbs.doc_meta.remap_types()),
         ("overrides", dbs.overrides.remap_types()),

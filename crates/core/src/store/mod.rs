@@ -26,7 +26,7 @@ use crate::error::{Error, Result};
 use crate::ids::{ChunkId, ChunkSet, DocId, IdCodec, IdSetCodec};
 
 /// On-disk format version. Bump it with an upgrade step for every layout change.
-pub const FORMAT_VERSION: u32 = 4;
+pub const FORMAT_VERSION: u32 = 5;
 /// Version of the BM25 tokenizer; a change forces a keyword-index rebuild.
 pub const TOKENIZER_VERSION: u32 = 1;
 
@@ -99,7 +99,15 @@ pub struct Databases {
     /// ([`almirah_extract::ocr::PageKey`], 64 hex chars) → recognised text
     /// and confidence. Like the embedding cache, never pruned by deletes.
     pub ocr_cache: heed::Database<'static, Str, SerdeJson<almirah_extract::ocr::OcrPage>>,
+    /// The embedding queue (since format v5): under [`VECTOR_QUEUE_PENDING`],
+    /// the chunks whose text and BM25 postings are committed but whose vector
+    /// is not yet in arroy. The writer adds a chunk here in the same
+    /// transaction as its text; the backfill removes it with its vector.
+    pub vector_queue: heed::Database<'static, Str, IdSetCodec<ChunkId>>,
 }
+
+/// Key of [`Databases::vector_queue`] holding the chunks waiting for a vector.
+pub const VECTOR_QUEUE_PENDING: &str = "pending";
 
 /// An open library.
 pub struct Store {
@@ -108,7 +116,7 @@ pub struct Store {
     path: PathBuf,
 }
 
-const DB_NAMES: [&str; 18] = [
+const DB_NAMES: [&str; 19] = [
     "meta",
     "files",
     "documents",
@@ -127,6 +135,7 @@ const DB_NAMES: [&str; 18] = [
     "health",
     "doc-keys",
     "ocr-cache",
+    "vector-queue",
 ];
 
 impl Store {
@@ -160,7 +169,7 @@ impl Store {
                 for name in DB_NAMES {
                     dbs.push(opener.create_database::<Bytes, Bytes>(wtxn, Some(name))?);
                 }
-                let array: [_; 18] = dbs.try_into().map_err(|_| Error::DataCorruption("database count".into()))?;
+                let array: [_; 19] = dbs.try_into().map_err(|_| Error::DataCorruption("database count".into()))?;
                 Ok(CommitOrAbort::<_, ()>::Commit(array))
             })?
             .unwrap_commit();
@@ -183,6 +192,7 @@ impl Store {
             health: raw[15].remap_types(),
             doc_keys: raw[16].remap_types(),
             ocr_cache: raw[17].remap_types(),
+            vector_queue: raw[18].remap_types(),
         })
     }
 

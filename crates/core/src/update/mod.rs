@@ -2,6 +2,7 @@
 //! embed; in a worker thread, outside any transaction) → one writer thread
 //! that commits batches of about 500 chunks or 2 s of work.
 
+pub mod backfill;
 mod delta;
 mod describe_file;
 pub mod extractor;
@@ -56,6 +57,10 @@ pub struct IndexParams {
     pub folders: Vec<crate::freshness::FolderSettings>,
     /// OCR of scanned PDFs (on by default; languages `eng+hin`).
     pub ocr: almirah_extract::ocr::OcrOptions,
+    /// Run the embedding backfill (phase 2) before returning (default
+    /// true). With false, a run returns once every file is searchable by
+    /// keywords; the queue is embedded by the next run that waits.
+    pub wait_for_vectors: bool,
 }
 
 impl Default for IndexParams {
@@ -68,6 +73,7 @@ impl Default for IndexParams {
             arroy_build_min: 20_000,
             folders: Vec::new(),
             ocr: almirah_extract::ocr::OcrOptions::default(),
+            wait_for_vectors: true,
         }
     }
 }
@@ -122,6 +128,13 @@ pub struct IngestReport {
     pub bytes_processed: u64,
     /// Wall time, in ms.
     pub elapsed_ms: u64,
+    /// Time until every processed file was searchable by keywords (phase
+    /// 1 committed), in ms.
+    pub searchable_ms: u64,
+    /// Chunks given their vector by the backfill in this run.
+    pub vectors_added: usize,
+    /// Chunks still waiting for a vector when the run returned.
+    pub vectors_pending: u64,
 }
 
 impl IngestReport {
@@ -228,6 +241,15 @@ fn execute(job: &Job<'_>, plan: &scan::Plan, files_seen: usize, started: Instant
     let counters = Counters::default();
     let Job { store, embedder, params, roots, progress, cancel } = *job;
     run_pipeline(store, embedder, params, roots, plan, &counters, progress, cancel, &mut report)?;
+    report.searchable_ms = started.elapsed().as_millis() as u64;
+    if params.wait_for_vectors {
+        let filled = backfill::backfill(store, embedder, params, progress, cancel)?;
+        counters.embed_calls.fetch_add(filled.embed_calls, Ordering::Relaxed);
+        counters.embedded_texts.fetch_add(filled.embedded_texts, Ordering::Relaxed);
+        counters.cache_hits.fetch_add(filled.cache_hits, Ordering::Relaxed);
+        report.vectors_added = filled.chunks;
+    }
+    report.vectors_pending = backfill::pending(store)?.len();
     report.extract_calls = counters.extract_calls.load(Ordering::Relaxed);
     report.embed_calls = counters.embed_calls.load(Ordering::Relaxed);
     report.embedded_texts = counters.embedded_texts.load(Ordering::Relaxed);

@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use almirah_embed::{EmbedError, Embedder, InputKind};
+use almirah_embed::Embedder;
 use almirah_extract::ocr::{OcrHost, OcrPage, PageKey};
 use almirah_extract::{ChunkDraft, ExtractError};
 
@@ -28,10 +28,9 @@ pub enum Prepared {
         hash: String,
         /// Extraction output.
         extracted: ExtractedFile,
-        /// One vector per chunk.
-        vectors: Vec<Vec<f32>>,
-        /// Vectors computed now (not from the cache), with their cache keys.
-        fresh: Vec<(Vec<u8>, Vec<f32>)>,
+        /// One entry per chunk: its vector when the embedding cache has it;
+        /// `None` queues the chunk for the embedding backfill (phase 2).
+        vectors: Vec<Option<Vec<f32>>>,
         /// Values from the `<file>.meta.toml` sidecar.
         sidecar: BTreeMap<String, serde_json::Value>,
     },
@@ -167,8 +166,8 @@ pub fn prepare(
     };
     let fingerprint = embedder.id().fingerprint();
     let title = super::context_title(&extracted.doc, &file.path);
-    let (vectors, fresh) = embed_with_cache(store, embedder, &fingerprint, &title, &extracted.chunks, counters)?;
-    Ok(Step::Ready(Prepared::Indexed { file, hash, extracted, vectors, fresh, sidecar }))
+    let vectors = cached_vectors(store, &fingerprint, &title, &extracted.chunks, counters)?;
+    Ok(Step::Ready(Prepared::Indexed { file, hash, extracted, vectors, sidecar }))
 }
 
 /// Extract in `pass`, counting OCR work.
@@ -259,43 +258,24 @@ fn failed(file: ScannedFile, hash: String, error: ExtractError) -> Prepared {
     Prepared::Failed { file, hash, status, reason: error.to_string() }
 }
 
-type Embedded = (Vec<Vec<f32>>, Vec<(Vec<u8>, Vec<f32>)>);
-
-fn embed_with_cache(
+/// Phase 1 never embeds: each chunk's vector comes from the embedding
+/// cache, or the chunk is queued for the backfill.
+fn cached_vectors(
     store: &Store,
-    embedder: &dyn Embedder,
     fingerprint: &str,
     title: &str,
     chunks: &[ChunkDraft],
     counters: &Counters,
-) -> Result<Embedded> {
-    let texts: Vec<String> = chunks.iter().map(|c| super::indexable_text(title, c)).collect();
-    let mut vectors: Vec<Option<Vec<f32>>> = Vec::with_capacity(chunks.len());
-    {
-        let rtxn = store.read_txn()?;
-        for text in &texts {
-            let cached = store.dbs().embed_cache.get(&rtxn, &cache_key(fingerprint, text))?;
-            vectors.push(cached.and_then(vector_from_bytes));
-        }
+) -> Result<Vec<Option<Vec<f32>>>> {
+    let rtxn = store.read_txn()?;
+    let mut vectors = Vec::with_capacity(chunks.len());
+    for chunk in chunks {
+        let text = super::indexable_text(title, chunk);
+        let cached = store.dbs().embed_cache.get(&rtxn, &cache_key(fingerprint, &text))?;
+        vectors.push(cached.and_then(vector_from_bytes));
     }
-    let missing: Vec<usize> = (0..chunks.len()).filter(|&i| vectors[i].is_none()).collect();
-    counters.cache_hits.fetch_add(chunks.len() - missing.len(), Ordering::Relaxed);
-    let mut fresh = Vec::with_capacity(missing.len());
-    for group in missing.chunks(embedder.max_batch().max(1)) {
-        let batch: Vec<&str> = group.iter().map(|&i| texts[i].as_str()).collect();
-        counters.embed_calls.fetch_add(1, Ordering::Relaxed);
-        counters.embedded_texts.fetch_add(batch.len(), Ordering::Relaxed);
-        let embedded = embedder.embed(&batch, InputKind::Document)?;
-        if embedded.len() != batch.len() {
-            let msg = format!("{} vectors for {} texts", embedded.len(), batch.len());
-            return Err(EmbedError::Protocol(msg).into());
-        }
-        for (&i, vector) in group.iter().zip(embedded) {
-            fresh.push((cache_key(fingerprint, &texts[i]), vector.clone()));
-            vectors[i] = Some(vector);
-        }
-    }
-    Ok((vectors.into_iter().flatten().collect(), fresh))
+    counters.cache_hits.fetch_add(vectors.iter().filter(|v| v.is_some()).count(), Ordering::Relaxed);
+    Ok(vectors)
 }
 
 /// Parse a `<file>.meta.toml` sidecar into JSON values.

@@ -14,13 +14,13 @@ use crate::error::{Error, Result};
 use crate::failpoint;
 use crate::ids::{ChunkId, DocId};
 use crate::store::{
-    ChunkRecord, ChunkTerms, Databases, DocumentRecord, FACET_ALL, FileRecord, FileStatus, Store, get_meta, meta_keys,
-    term_chunk_key,
+    ChunkRecord, ChunkTerms, Databases, DocumentRecord, FACET_ALL, FileRecord, FileStatus, Store, VECTOR_QUEUE_PENDING,
+    get_meta, meta_keys, term_chunk_key,
 };
 use crate::text::Tokenizer;
 
 /// Fixed seed for arroy's tree building, so builds are reproducible.
-const ARROY_SEED: u64 = 0xA1_31_4A;
+pub(crate) const ARROY_SEED: u64 = 0xA1_31_4A;
 
 /// What the writer needs to know besides the items.
 pub struct WriteContext {
@@ -54,6 +54,8 @@ struct Batch<'t> {
     /// Context title of the document being inserted.
     title: String,
     arroy: arroy::Writer<arroy::distances::Cosine>,
+    /// Chunks entering or leaving the embedding queue.
+    queue: BitmapDelta,
     outcome: BatchOutcome,
 }
 
@@ -81,6 +83,7 @@ pub fn write_batch(
         folders: ctx.folders.clone(),
         title: String::new(),
         arroy,
+        queue: BitmapDelta::default(),
         outcome: BatchOutcome::default(),
     };
     for (i, item) in items.into_iter().enumerate() {
@@ -98,10 +101,7 @@ pub fn write_batch(
 impl Batch<'_> {
     fn apply(&mut self, item: Prepared) -> Result<()> {
         match item {
-            Prepared::Indexed { file, hash, mut extracted, vectors, fresh, sidecar } => {
-                for (key, vector) in fresh {
-                    self.dbs.embed_cache.put(&mut self.wtxn, &key, &crate::store::vector_to_bytes(&vector))?;
-                }
+            Prepared::Indexed { file, hash, mut extracted, vectors, sidecar } => {
                 self.cache_ocr_pages(&mut extracted.doc)?;
                 let meta = super::describe_file::describe_file(
                     &self.folders,
@@ -137,7 +137,7 @@ impl Batch<'_> {
         file: &ScannedFile,
         hash: String,
         extracted: super::extractor::ExtractedFile,
-        vectors: &[Vec<f32>],
+        vectors: &[Option<Vec<f32>>],
         meta: crate::freshness::DocMeta,
     ) -> Result<()> {
         let path = file.path.to_string_lossy().into_owned();
@@ -162,7 +162,7 @@ impl Batch<'_> {
             let n = anchors.entry(draft.anchor.clone()).or_insert(0);
             *n += 1;
             let chunk_key = format!("{key}::{}#{n}", draft.anchor);
-            chunk_ids.push(self.insert_chunk(id, &chunk_key, draft, vector, kind)?);
+            chunk_ids.push(self.insert_chunk(id, &chunk_key, draft, vector.as_deref(), kind)?);
         }
         match &extracted.doc.table {
             Some(table) => self.dbs.tables.put(&mut self.wtxn, &id, table)?,
@@ -194,7 +194,7 @@ impl Batch<'_> {
         doc_id: DocId,
         key: &str,
         draft: &ChunkDraft,
-        vector: &[f32],
+        vector: Option<&[f32]>,
         kind: almirah_extract::FileKind,
     ) -> Result<ChunkId> {
         let id = ChunkId::new(self.next_counter(meta_keys::NEXT_CHUNK_ID)?);
@@ -221,7 +221,10 @@ impl Batch<'_> {
         for facet in [FACET_ALL.to_string(), crate::store::doc_facet(doc_id), format!("kind:{}", kind_name(kind))] {
             self.facets.add(&facet, id);
         }
-        self.arroy.add_item(&mut self.wtxn, id.get(), vector)?;
+        match vector {
+            Some(v) => self.arroy.add_item(&mut self.wtxn, id.get(), v)?,
+            None => self.queue.add(VECTOR_QUEUE_PENDING, id),
+        }
         self.outcome.chunks_added += 1;
         Ok(id)
     }
@@ -247,6 +250,7 @@ impl Batch<'_> {
                 self.facets.remove(&facet, id);
             }
             self.arroy.del_item(&mut self.wtxn, id.get())?;
+            self.queue.remove(VECTOR_QUEUE_PENDING, id);
             self.outcome.chunks_removed += 1;
         }
         Ok(())
@@ -325,6 +329,8 @@ impl Batch<'_> {
         postings.apply(&mut self.wtxn, self.dbs.postings)?;
         let facets = std::mem::take(&mut self.facets);
         facets.apply(&mut self.wtxn, self.dbs.facets)?;
+        let queue = std::mem::take(&mut self.queue);
+        queue.apply(&mut self.wtxn, self.dbs.vector_queue)?;
         let total: i64 = get_meta::<i64>(&self.dbs, &self.wtxn, meta_keys::BM25_TOTAL_LEN)?.unwrap_or(0);
         self.dbs.meta.put(&mut self.wtxn, meta_keys::BM25_TOTAL_LEN, &(total + self.total_len).max(0).into())?;
         failpoint::hit("vector-update");

@@ -38,7 +38,7 @@ impl Progress for CommitClock {
                 };
                 c.extend(u.drain(..).map(|p| (p, now)));
             }
-            ProgressEvent::Planned { .. } | ProgressEvent::OcrPage { .. } => {}
+            ProgressEvent::Planned { .. } | ProgressEvent::OcrPage { .. } | ProgressEvent::Embedding { .. } => {}
         }
     }
 }

@@ -1,0 +1,196 @@
+//! Phase 2 of ingest: the embedding backfill. Phase 1 commits a file's
+//! text, metadata and BM25 postings with the vectors the embedding cache
+//! already had, and queues its other chunks in `vector-queue`; search runs
+//! BM25 over every admissible chunk and the vector search over those with
+//! vectors, so a file is searchable as soon as phase 1 commits. The
+//! backfill embeds the queue in batches, oldest chunk ids first, each
+//! distinct text once (within a batch by content, across batches and files
+//! through the embedding cache), and commits each batch's vectors, cache
+//! entries and queue removals in one transaction, so a kill loses at most
+//! one batch of work and the next run resumes.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use almirah_embed::{EmbedError, Embedder, InputKind};
+use rand::SeedableRng;
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+use crate::failpoint;
+use crate::ids::{ChunkId, ChunkSet};
+use crate::progress::{Progress, ProgressEvent};
+use crate::store::{Store, VECTOR_QUEUE_PENDING, all_chunks, cache_key, vector_from_bytes, vector_to_bytes};
+use crate::update::IndexParams;
+
+/// Chunks embedded per backfill transaction (about 1-2 s of MiniLM work on
+/// two cores).
+const BATCH_CHUNKS: usize = 64;
+
+/// What a backfill did.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct BackfillReport {
+    /// Chunks that got their vector.
+    pub chunks: usize,
+    /// Calls to the embedder.
+    pub embed_calls: usize,
+    /// Distinct texts sent to the embedder.
+    pub embedded_texts: usize,
+    /// Chunks whose vector came from the embedding cache or from another
+    /// chunk of the same batch with the same text.
+    pub cache_hits: usize,
+    /// Chunks still waiting for a vector (0 unless cancelled).
+    pub pending: u64,
+}
+
+/// Chunks waiting for a vector.
+///
+/// # Errors
+/// LMDB errors.
+pub fn pending(store: &Store) -> Result<ChunkSet> {
+    let rtxn = store.read_txn()?;
+    Ok(store.dbs().vector_queue.get(&rtxn, VECTOR_QUEUE_PENDING)?.unwrap_or_default())
+}
+
+/// Embed every queued chunk. Progress goes out as
+/// [`ProgressEvent::Embedding`]; `cancel` stops between batches.
+///
+/// # Errors
+/// [`Error::Cancelled`], embedder errors (the batch in hand is not
+/// committed; the queue keeps it) and storage errors.
+pub fn backfill(
+    store: &Store,
+    embedder: &dyn Embedder,
+    params: &IndexParams,
+    progress: &dyn Progress,
+    cancel: &AtomicBool,
+) -> Result<BackfillReport> {
+    let mut report = BackfillReport::default();
+    let total = pending(store)?.len() as usize;
+    if total == 0 {
+        return Ok(report);
+    }
+    let id = embedder.resolve_id()?;
+    let index = crate::engine::ensure_embedder(store, &id)?;
+    let job = Job { store, embedder, fingerprint: id.fingerprint(), index, dims: id.dimensions };
+    progress.on_event(ProgressEvent::Embedding { done: 0, total });
+    loop {
+        if cancel.load(Ordering::Relaxed) {
+            return Err(Error::Cancelled);
+        }
+        let group: Vec<ChunkId> = pending(store)?.iter().take(BATCH_CHUNKS).collect();
+        if group.is_empty() {
+            break;
+        }
+        job.one_batch(&group, &mut report)?;
+        progress.on_event(ProgressEvent::Embedding { done: report.chunks.min(total), total });
+    }
+    job.build_trees(params)?;
+    report.pending = pending(store)?.len();
+    Ok(report)
+}
+
+struct Job<'a> {
+    store: &'a Store,
+    embedder: &'a dyn Embedder,
+    fingerprint: String,
+    index: u16,
+    dims: usize,
+}
+
+impl Job<'_> {
+    /// Embed `group` (distinct texts once) and commit its vectors.
+    fn one_batch(&self, group: &[ChunkId], report: &mut BackfillReport) -> Result<()> {
+        let texts = crate::reembed::chunk_texts(self.store, group)?;
+        let keys: Vec<Vec<u8>> = texts.iter().map(|t| cache_key(&self.fingerprint, t)).collect();
+        let mut vectors: HashMap<&[u8], Vec<f32>> = HashMap::new();
+        {
+            let rtxn = self.store.read_txn()?;
+            for key in &keys {
+                if let Some(v) = self.store.dbs().embed_cache.get(&rtxn, key)?.and_then(vector_from_bytes) {
+                    vectors.insert(key, v);
+                }
+            }
+        }
+        let mut missing: Vec<(&[u8], &str)> = Vec::new();
+        for (key, text) in keys.iter().zip(&texts) {
+            if !vectors.contains_key(key.as_slice()) && !missing.iter().any(|(k, _)| *k == key.as_slice()) {
+                missing.push((key, text));
+            }
+        }
+        report.cache_hits += group.len() - missing.len();
+        let fresh = self.embed(&missing, report)?;
+        vectors.extend(fresh.iter().map(|(k, v)| (*k, v.clone())));
+        self.commit(group, &keys, &vectors, &fresh, report)
+    }
+
+    /// Embed the missing distinct texts in the embedder's batch size.
+    fn embed<'k>(
+        &self,
+        missing: &[(&'k [u8], &str)],
+        report: &mut BackfillReport,
+    ) -> Result<Vec<(&'k [u8], Vec<f32>)>> {
+        let mut out = Vec::with_capacity(missing.len());
+        for part in missing.chunks(self.embedder.max_batch().max(1)) {
+            let batch: Vec<&str> = part.iter().map(|(_, t)| *t).collect();
+            report.embed_calls += 1;
+            report.embedded_texts += batch.len();
+            let embedded = self.embedder.embed(&batch, InputKind::Document)?;
+            if embedded.len() != batch.len() || embedded.iter().any(|v| v.len() != self.dims) {
+                let msg = format!("{} vectors for {} texts of {} dims", embedded.len(), batch.len(), self.dims);
+                return Err(EmbedError::Protocol(msg).into());
+            }
+            out.extend(part.iter().map(|(k, _)| *k).zip(embedded));
+        }
+        Ok(out)
+    }
+
+    /// One transaction: vectors of the chunks still queued, cache entries,
+    /// the queue without them. Chunks removed or replaced meanwhile left the
+    /// queue with their document and are skipped.
+    fn commit(
+        &self,
+        group: &[ChunkId],
+        keys: &[Vec<u8>],
+        vectors: &HashMap<&[u8], Vec<f32>>,
+        fresh: &[(&[u8], Vec<f32>)],
+        report: &mut BackfillReport,
+    ) -> Result<()> {
+        let dbs = self.store.dbs();
+        let mut wtxn = self.store.env().write_txn()?;
+        let mut queue = dbs.vector_queue.get(&wtxn, VECTOR_QUEUE_PENDING)?.unwrap_or_default();
+        let writer = arroy::Writer::<arroy::distances::Cosine>::new(dbs.vectors, self.index, self.dims);
+        for (id, key) in group.iter().zip(keys) {
+            let Some(vector) = vectors.get(key.as_slice()) else { continue };
+            if queue.remove(*id) {
+                writer.add_item(&mut wtxn, id.get(), vector)?;
+                report.chunks += 1;
+            }
+        }
+        for (key, vector) in fresh {
+            dbs.embed_cache.put(&mut wtxn, key, &vector_to_bytes(vector))?;
+        }
+        if queue.is_empty() {
+            dbs.vector_queue.delete(&mut wtxn, VECTOR_QUEUE_PENDING)?;
+        } else {
+            dbs.vector_queue.put(&mut wtxn, VECTOR_QUEUE_PENDING, &queue)?;
+        }
+        failpoint::hit("backfill-before-commit");
+        wtxn.commit()?;
+        Ok(())
+    }
+
+    /// Build arroy's trees once the backfill is done, when the library is
+    /// large enough for search to read them.
+    fn build_trees(&self, params: &IndexParams) -> Result<()> {
+        let dbs = self.store.dbs();
+        let mut wtxn = self.store.env().write_txn()?;
+        if all_chunks(dbs, &wtxn)?.len() as usize >= params.arroy_build_min {
+            let writer = arroy::Writer::<arroy::distances::Cosine>::new(dbs.vectors, self.index, self.dims);
+            let mut rng = rand::rngs::StdRng::seed_from_u64(super::write::ARROY_SEED);
+            writer.builder(&mut rng).build(&mut wtxn)?;
+            wtxn.commit()?;
+        }
+        Ok(())
+    }
+}
