@@ -4,6 +4,7 @@
 //! to stderr, and writes the figures as JSON. Figures are printed as
 //! measured; nothing is asserted.
 
+mod gate;
 mod ingest;
 mod latency;
 mod multihop;
@@ -35,8 +36,8 @@ struct Args {
     /// Parent folder of the temporary libraries (default: the system temp folder).
     #[arg(long)]
     work_dir: Option<PathBuf>,
-    /// Parts to run, comma-separated: ingest, latency, vectors, multihop, watch.
-    #[arg(long, value_delimiter = ',', default_value = "ingest,latency,vectors,multihop,watch")]
+    /// Parts to run, comma-separated: ingest, latency, vectors, multihop, watch, gate.
+    #[arg(long, value_delimiter = ',', default_value = "ingest,latency,vectors,multihop,watch,gate")]
     parts: Vec<String>,
 }
 
@@ -87,7 +88,7 @@ fn main() -> Result<()> {
         .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()))
         .with_writer(std::io::stderr)
         .init();
-    const PARTS: [&str; 5] = ["ingest", "latency", "vectors", "multihop", "watch"];
+    const PARTS: [&str; 6] = ["ingest", "latency", "vectors", "multihop", "watch", "gate"];
     for p in &args.parts {
         if !PARTS.contains(&p.as_str()) {
             bail!("unknown part {p:?} (expected one of {})", PARTS.join(", "));
@@ -111,6 +112,7 @@ fn main() -> Result<()> {
         vectors: None,
         multihop: None,
         watch: None,
+        gate: None,
         errors: Vec::new(),
         part_seconds: Vec::new(),
         loadavg_start: loadavg(),
@@ -130,6 +132,10 @@ fn main() -> Result<()> {
     if wants("ingest") {
         let t = now();
         keep("ingest", t, ingest::run(&opts).map(|r| rep.ingest = Some(r)));
+    }
+    if wants("gate") {
+        let t = now();
+        keep("gate", t, gate::run(&opts).map(|r| rep.gate = Some(r)));
     }
     if wants("latency") {
         let t = now();

@@ -58,6 +58,8 @@ pub struct Report {
     pub multihop: Option<Vec<DatasetRecall>>,
     /// Part 5.
     pub watch: Option<WatchResult>,
+    /// Part 6.
+    pub gate: Option<Vec<crate::gate::GateTiming>>,
     /// Parts that failed, with their errors.
     pub errors: Vec<String>,
     /// Wall time of each part, s.
@@ -378,6 +380,22 @@ fn print_watch(r: &WatchResult, quick: bool) {
 }
 
 /// Print the readable report to stdout.
+fn print_gate(timings: &[crate::gate::GateTiming]) {
+    println!("\n6. Freshness gate per snapshot (goal: p50 <= 1 ms at 5,000 documents)");
+    for t in timings {
+        println!(
+            "  {} documents, {} builds: inputs read + gate p50 {:.2} ms (p95 {:.2}); from cached inputs p50 {:.3} ms (p95 {:.3}); goal ratio {:.2}",
+            t.documents,
+            t.builds,
+            t.cold_p50_ms,
+            t.cold_p95_ms,
+            t.warm_p50_ms,
+            t.warm_p95_ms,
+            t.warm_p50_ms / 1.0
+        );
+    }
+}
+
 pub fn print(r: &Report) {
     println!("Almirah benchmark{} ({} cores; release build)", if r.quick { " --quick" } else { "" }, r.cores);
     if let Some(i) = &r.ingest {
@@ -394,6 +412,9 @@ pub fn print(r: &Report) {
     }
     if let Some(w) = &r.watch {
         print_watch(w, r.quick);
+    }
+    if let Some(g) = &r.gate {
+        print_gate(g);
     }
     for e in &r.errors {
         println!("\nFAILED part {e}");

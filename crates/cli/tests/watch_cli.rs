@@ -84,9 +84,11 @@ fn sigkill_mid_burst_then_restart_ends_with_the_dump_of_a_clean_index() {
     assert!(at_kill < total as u64, "the kill came after the burst was done; log:\n{}", watch_log(&lib, 1));
 
     let watch = spawn_watch(&lib, docs.path(), 2);
-    wait_until("the restart completes the burst", || {
+    wait_until("the restart completes the burst and its vectors", || {
         let s = status(&lib);
-        s["documents"].as_u64() == Some(total as u64) && s["watch"]["queue_len"].as_u64() == Some(0)
+        s["documents"].as_u64() == Some(total as u64)
+            && s["watch"]["queue_len"].as_u64() == Some(0)
+            && s["vectors_pending"].as_u64() == Some(0)
     });
     interrupt(watch);
     assert_eq!(status(&lib)["watch"]["running"], false);

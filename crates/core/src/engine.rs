@@ -76,6 +76,8 @@ pub struct Engine {
     /// The watched folders' settings; replaced at run time by
     /// [`Engine::set_folders`] (the config's `index.folders` is the start value).
     folders: RwLock<Vec<FolderSettings>>,
+    /// The last gate inputs read, for the next snapshot on the same state.
+    gate_inputs: crate::read::GateCache,
 }
 
 /// What `almirah status` shows.
@@ -152,7 +154,16 @@ impl Engine {
         };
         let audience = Audience::new(config.audiences.clone());
         let embedder = LazyEmbedder::new(config.embedder.clone());
-        Ok(Self { store, config, embedder, read_settings, audience, stats: ReadStats::default(), folders })
+        Ok(Self {
+            store,
+            config,
+            embedder,
+            read_settings,
+            audience,
+            stats: ReadStats::default(),
+            folders,
+            gate_inputs: Default::default(),
+        })
     }
 
     /// Open with an embedder already built (tests, benchmarks).
@@ -198,6 +209,7 @@ impl Engine {
             folders: &self.folders,
             stats: &self.stats,
             audience,
+            gate_inputs: &self.gate_inputs,
         }
     }
 

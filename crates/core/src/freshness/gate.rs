@@ -6,6 +6,7 @@
 //! from a gate can name them.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use heed::RoTxn;
 
@@ -17,17 +18,44 @@ use crate::error::Result;
 use crate::ids::{ChunkId, ChunkSet, DocId};
 use crate::store::{Databases, doc_facet};
 
+/// What every gate of one committed library state is built from: each
+/// document's metadata (overrides applied), its chunks, and the
+/// unreadable-newer-version marks. Loading it reads every document; a
+/// reader keeps the last one for its LMDB transaction id, so building a gate
+/// for another as-of date or audience on the same state costs only the
+/// status computation.
+#[derive(Debug, Default)]
+pub struct GateInputs {
+    metas: BTreeMap<DocId, DocMeta>,
+    doc_chunks: BTreeMap<DocId, ChunkSet>,
+    unreadable_newer: BTreeMap<DocId, String>,
+}
+
+impl GateInputs {
+    /// Read the inputs in `rtxn`; `folders` give each failed file's date order.
+    ///
+    /// # Errors
+    /// LMDB errors.
+    pub fn load(dbs: &Databases, rtxn: &RoTxn<'_>, folders: &[FolderSettings]) -> Result<Self> {
+        let metas = load_metas(dbs, rtxn)?;
+        let unreadable_newer = super::unreadable::marks(dbs, rtxn, &metas, folders)?;
+        let mut doc_chunks = BTreeMap::new();
+        for id in metas.keys() {
+            doc_chunks.insert(*id, dbs.facets.get(rtxn, &doc_facet(*id))?.unwrap_or_default());
+        }
+        Ok(Self { metas, doc_chunks, unreadable_newer })
+    }
+}
+
 /// The gate's verdicts for one as-of date and one audience.
 #[derive(Debug, Clone)]
 pub struct Gate {
     as_of: AsOf,
+    inputs: Arc<GateInputs>,
     admissible: ChunkSet,
     withheld: ChunkSet,
     visible: ChunkSet,
     statuses: BTreeMap<DocId, DocStatus>,
-    doc_chunks: BTreeMap<DocId, ChunkSet>,
-    metas: BTreeMap<DocId, DocMeta>,
-    unreadable_newer: BTreeMap<DocId, String>,
     amended_by: BTreeMap<DocId, String>,
 }
 
@@ -74,7 +102,7 @@ impl Gate {
 
     /// Metadata (overrides applied) of a visible document.
     pub fn meta(&self, doc: DocId) -> Option<&DocMeta> {
-        self.metas.get(&doc)
+        self.visible(doc).and_then(|d| self.inputs.metas.get(&d))
     }
 
     /// Every visible document with its status, by id.
@@ -84,18 +112,44 @@ impl Gate {
 
     /// The chunks of a visible document (empty for a hidden or unknown one).
     pub fn chunks_of(&self, doc: DocId) -> ChunkSet {
-        self.doc_chunks.get(&doc).cloned().unwrap_or_default()
+        self.visible(doc).and_then(|d| self.inputs.doc_chunks.get(&d)).cloned().unwrap_or_default()
     }
 
-    /// The mark of a document whose newer version could not be read.
+    /// The mark of a visible document whose newer version could not be read.
     pub fn unreadable_mark(&self, doc: DocId) -> Option<&str> {
-        self.unreadable_newer.get(&doc).map(String::as_str)
+        self.visible(doc).and_then(|d| self.inputs.unreadable_newer.get(&d)).map(String::as_str)
     }
 
     /// The mark of a current document that a current one amends
     /// ("amended by circular 2.2.14 (issued 2025-02-28): …").
     pub fn amendment_mark(&self, doc: DocId) -> Option<&str> {
         self.amended_by.get(&doc).map(String::as_str)
+    }
+
+    /// `doc` when the user may see it: every accessor of the shared inputs
+    /// goes through here, so nothing of a hidden document leaves the gate.
+    fn visible(&self, doc: DocId) -> Option<DocId> {
+        self.is_visible(doc).then_some(doc)
+    }
+
+    /// The gate for `as_of` and the user's `audiences` over `inputs`.
+    pub fn from_inputs(inputs: Arc<GateInputs>, as_of: AsOf, audiences: &[String]) -> Self {
+        let docs: Vec<DocInfo<'_>> = inputs.metas.iter().map(|(id, meta)| DocInfo { id: *id, meta }).collect();
+        let statuses = compute(&docs, &as_of, audiences);
+        let (mut admissible, mut withheld, mut visible) = (ChunkSet::new(), ChunkSet::new(), ChunkSet::new());
+        let mut shown = BTreeMap::new();
+        for (id, status) in statuses {
+            if !status.audience_allowed {
+                continue;
+            }
+            if let Some(chunks) = inputs.doc_chunks.get(&id) {
+                visible.union_with(chunks);
+                if status.is_current() { admissible.union_with(chunks) } else { withheld.union_with(chunks) }
+            }
+            shown.insert(id, status);
+        }
+        let amended_by = super::amendments::marks(&inputs.metas, &shown);
+        Self { as_of, inputs, admissible, withheld, visible, statuses: shown, amended_by }
     }
 }
 
@@ -116,8 +170,8 @@ pub fn load_metas(dbs: &Databases, rtxn: &RoTxn<'_>) -> Result<BTreeMap<DocId, D
 }
 
 /// Build the gate for `as_of` and the user's `audiences`, in one read
-/// transaction. `folders` give each file's date order for the
-/// unreadable-newer-version marks.
+/// transaction (inputs loaded afresh; a [`crate::read::Reader`] reuses them).
+/// `folders` give each file's date order for the unreadable-newer-version marks.
 ///
 /// # Errors
 /// LMDB errors.
@@ -128,38 +182,6 @@ pub fn build(
     audiences: &[String],
     folders: &[FolderSettings],
 ) -> Result<Gate> {
-    let mut metas = load_metas(dbs, rtxn)?;
-    let docs: Vec<DocInfo<'_>> = metas.iter().map(|(id, meta)| DocInfo { id: *id, meta }).collect();
-    let statuses = compute(&docs, &as_of, audiences);
-    let unreadable_newer = super::unreadable::marks(dbs, rtxn, &metas, folders)?;
-    let mut gate = Gate {
-        as_of,
-        admissible: ChunkSet::new(),
-        withheld: ChunkSet::new(),
-        visible: ChunkSet::new(),
-        statuses: BTreeMap::new(),
-        doc_chunks: BTreeMap::new(),
-        metas: BTreeMap::new(),
-        unreadable_newer: BTreeMap::new(),
-        amended_by: BTreeMap::new(),
-    };
-    for (id, status) in statuses {
-        if !status.audience_allowed {
-            metas.remove(&id);
-            continue;
-        }
-        let chunks = dbs.facets.get(rtxn, &doc_facet(id))?.unwrap_or_default();
-        gate.visible.union_with(&chunks);
-        if status.is_current() {
-            gate.admissible.union_with(&chunks)
-        } else {
-            gate.withheld.union_with(&chunks)
-        }
-        gate.statuses.insert(id, status);
-        gate.doc_chunks.insert(id, chunks);
-    }
-    gate.unreadable_newer = unreadable_newer.into_iter().filter(|(id, _)| gate.is_visible(*id)).collect();
-    gate.amended_by = super::amendments::marks(&metas, &gate.statuses);
-    gate.metas = metas;
-    Ok(gate)
+    let inputs = Arc::new(GateInputs::load(dbs, rtxn, folders)?);
+    Ok(Gate::from_inputs(inputs, as_of, audiences))
 }

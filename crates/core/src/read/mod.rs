@@ -76,12 +76,19 @@ pub const DEFAULT_SNAPSHOT_MAX_AGE: Duration = Duration::from_secs(1800);
 pub struct ReadStats {
     read_txns: AtomicU64,
     gate_builds: AtomicU64,
+    gate_input_loads: AtomicU64,
 }
 
 impl ReadStats {
     /// `(read transactions, gate builds)` so far.
     pub fn counts(&self) -> (u64, u64) {
         (self.read_txns.load(Ordering::Relaxed), self.gate_builds.load(Ordering::Relaxed))
+    }
+
+    /// Times the gate inputs were read from the library (the rest of the
+    /// gate builds reused them: nothing had been committed in between).
+    pub fn gate_input_loads(&self) -> u64 {
+        self.gate_input_loads.load(Ordering::Relaxed)
     }
 }
 
@@ -119,6 +126,47 @@ pub struct Reader<'e> {
     pub(crate) folders: &'e std::sync::RwLock<Vec<FolderSettings>>,
     pub(crate) stats: &'e ReadStats,
     pub(crate) audience: &'e Audience,
+    pub(crate) gate_inputs: &'e GateCache,
+}
+
+/// The gate inputs of the last library state a snapshot was opened on,
+/// keyed by its LMDB transaction id (every commit, by any process, makes a
+/// new one) and the folder settings they were read with.
+#[derive(Debug, Default)]
+pub struct GateCache {
+    last: Mutex<Option<CachedInputs>>,
+}
+
+/// Gate inputs with the transaction id and folder settings they were read at.
+#[derive(Debug)]
+struct CachedInputs {
+    txn_id: usize,
+    folders: Vec<FolderSettings>,
+    inputs: std::sync::Arc<gate::GateInputs>,
+}
+
+impl GateCache {
+    /// The inputs for the state `rtxn` sees, loaded when not cached.
+    fn inputs(
+        &self,
+        store: &Store,
+        rtxn: &RoTxn<'_, WithoutTls>,
+        folders: &[FolderSettings],
+        stats: &ReadStats,
+    ) -> Result<std::sync::Arc<gate::GateInputs>> {
+        let id = rtxn.id();
+        let mut last = self.last.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(c) = last.as_ref()
+            && c.txn_id == id
+            && c.folders == folders
+        {
+            return Ok(c.inputs.clone());
+        }
+        let inputs = std::sync::Arc::new(gate::GateInputs::load(store.dbs(), rtxn, folders)?);
+        stats.gate_input_loads.fetch_add(1, Ordering::Relaxed);
+        *last = Some(CachedInputs { txn_id: id, folders: folders.to_vec(), inputs: inputs.clone() });
+        Ok(inputs)
+    }
 }
 
 impl<'e> Reader<'e> {
@@ -165,7 +213,8 @@ impl<'e> Reader<'e> {
         let rtxn = self.store.read_txn()?;
         self.stats.read_txns.fetch_add(1, Ordering::Relaxed);
         let folders = self.folders.read().map(|f| f.clone()).unwrap_or_else(|e| e.into_inner().clone());
-        let gate = gate::build(self.store.dbs(), &rtxn, as_of, self.audience.names(), &folders)?;
+        let inputs = self.gate_inputs.inputs(self.store, &rtxn, &folders, self.stats)?;
+        let gate = Gate::from_inputs(inputs, as_of, self.audience.names());
         self.stats.gate_builds.fetch_add(1, Ordering::Relaxed);
         Ok(Snapshot {
             dbs: *self.store.dbs(),
