@@ -135,14 +135,16 @@ fn build_store(dir: &Path, data: &Vectors, n: usize) -> Result<(Store, f64, usiz
     let store = Store::open(dir, DEFAULT_MAP_SIZE)?;
     let dbs = *store.dbs();
     let started = Instant::now();
-    let mut wtxn = store.env().write_txn()?;
-    let writer = arroy::Writer::<Cosine>::new(dbs.vectors, 0, DIMS);
-    for i in 0..n {
-        writer.add_item(&mut wtxn, i as u32, data.row(i))?;
-    }
-    let mut rng = StdRng::seed_from_u64(BUILD_SEED);
-    writer.builder(&mut rng).build(&mut wtxn)?;
-    wtxn.commit()?;
+    let rows: Vec<Vec<f32>> = (0..n).map(|i| data.row(i).to_vec()).collect();
+    store.write(move |mut wtxn, dbs| {
+        let writer = arroy::Writer::<Cosine>::new(dbs.vectors, 0, DIMS);
+        for (i, row) in rows.iter().enumerate() {
+            writer.add_item(&mut wtxn, i as u32, row)?;
+        }
+        let mut rng = StdRng::seed_from_u64(BUILD_SEED);
+        writer.builder(&mut rng).build(&mut wtxn)?;
+        Ok(wtxn.commit()?)
+    })?;
     let build_s = started.elapsed().as_secs_f64();
     let rtxn = store.read_txn()?;
     let n_trees = arroy::Reader::<Cosine>::open(&rtxn, 0, dbs.vectors)?.n_trees();

@@ -393,19 +393,20 @@ impl Engine {
         } else if !crate::freshness::meta::OVERRIDABLE.contains(&field) {
             return Err(Error::BadOverride(format!("unknown field {field:?}")));
         }
-        let dbs = self.store.dbs();
-        let mut wtxn = self.store.env().write_txn()?;
-        let mut current = dbs.overrides.get(&wtxn, &doc)?.unwrap_or_default();
-        match value {
-            Some(v) => current.insert(field.to_string(), v.to_string()),
-            None => current.remove(field),
-        };
-        if current.is_empty() {
-            dbs.overrides.delete(&mut wtxn, &doc)?;
-        } else {
-            dbs.overrides.put(&mut wtxn, &doc, &current)?;
-        }
-        Ok(wtxn.commit()?)
+        let (field, value) = (field.to_string(), value.map(str::to_string));
+        self.store.write(move |mut wtxn, dbs| {
+            let mut current = dbs.overrides.get(&wtxn, &doc)?.unwrap_or_default();
+            match value {
+                Some(v) => current.insert(field, v),
+                None => current.remove(&field),
+            };
+            if current.is_empty() {
+                dbs.overrides.delete(&mut wtxn, &doc)?;
+            } else {
+                dbs.overrides.put(&mut wtxn, &doc, &current)?;
+            }
+            Ok(wtxn.commit()?)
+        })
     }
 
     /// Counts, sizes, problems and the embedder.
@@ -440,23 +441,20 @@ impl Engine {
 /// # Errors
 /// [`Error::EmbedderMismatch`]; storage errors.
 pub(crate) fn ensure_embedder(store: &Store, id: &EmbedderId) -> Result<u16> {
-    let dbs = store.dbs();
-    let mut wtxn = store.env().write_txn()?;
-    match get_meta::<EmbedderId>(dbs, &wtxn, meta_keys::EMBEDDER)? {
+    let id = id.clone();
+    store.write(move |mut wtxn, dbs| match get_meta::<EmbedderId>(dbs, &wtxn, meta_keys::EMBEDDER)? {
         Some(stored) => {
-            check_identity(&stored, id)?;
-            let index = get_meta(dbs, &wtxn, meta_keys::VECTOR_INDEX)?.unwrap_or(0);
-            wtxn.abort();
-            Ok(index)
+            check_identity(&stored, &id)?;
+            Ok(get_meta(dbs, &wtxn, meta_keys::VECTOR_INDEX)?.unwrap_or(0))
         }
         None => {
-            let value = serde_json::to_value(id).map_err(|e| Error::DataCorruption(e.to_string()))?;
+            let value = serde_json::to_value(&id).map_err(|e| Error::DataCorruption(e.to_string()))?;
             dbs.meta.put(&mut wtxn, meta_keys::EMBEDDER, &value)?;
             dbs.meta.put(&mut wtxn, meta_keys::VECTOR_INDEX, &0.into())?;
             wtxn.commit()?;
             Ok(0)
         }
-    }
+    })
 }
 
 fn canonical_roots(roots: &[PathBuf]) -> Result<Vec<PathBuf>> {
@@ -470,37 +468,36 @@ fn canonical_roots(roots: &[PathBuf]) -> Result<Vec<PathBuf>> {
 }
 
 fn remember_roots(store: &Store, roots: &[PathBuf]) -> Result<()> {
-    let dbs = store.dbs();
-    let mut wtxn = store.env().write_txn()?;
-    let mut known: Vec<String> = get_meta(dbs, &wtxn, meta_keys::ROOTS)?.unwrap_or_default();
-    let before = known.len();
-    for root in roots {
-        let s = root.to_string_lossy().into_owned();
-        if !known.contains(&s) {
-            known.push(s);
+    let roots: Vec<String> = roots.iter().map(|r| r.to_string_lossy().into_owned()).collect();
+    store.write(move |mut wtxn, dbs| {
+        let mut known: Vec<String> = get_meta(dbs, &wtxn, meta_keys::ROOTS)?.unwrap_or_default();
+        let before = known.len();
+        for root in roots {
+            if !known.contains(&root) {
+                known.push(root);
+            }
         }
-    }
-    if known.len() == before {
-        wtxn.abort();
-        return Ok(());
-    }
-    known.sort();
-    dbs.meta.put(&mut wtxn, meta_keys::ROOTS, &serde_json::Value::from(known))?;
-    Ok(wtxn.commit()?)
+        if known.len() == before {
+            return Ok(());
+        }
+        known.sort();
+        dbs.meta.put(&mut wtxn, meta_keys::ROOTS, &serde_json::Value::from(known))?;
+        Ok(wtxn.commit()?)
+    })
 }
 
 fn forget_root(store: &Store, folder: &Path) -> Result<()> {
-    let dbs = store.dbs();
-    let mut wtxn = store.env().write_txn()?;
-    let mut known: Vec<String> = get_meta(dbs, &wtxn, meta_keys::ROOTS)?.unwrap_or_default();
-    let before = known.len();
-    known.retain(|r| !Path::new(r).starts_with(folder));
-    if known.len() == before {
-        wtxn.abort();
-        return Ok(());
-    }
-    dbs.meta.put(&mut wtxn, meta_keys::ROOTS, &serde_json::Value::from(known))?;
-    Ok(wtxn.commit()?)
+    let folder = folder.to_path_buf();
+    store.write(move |mut wtxn, dbs| {
+        let mut known: Vec<String> = get_meta(dbs, &wtxn, meta_keys::ROOTS)?.unwrap_or_default();
+        let before = known.len();
+        known.retain(|r| !Path::new(r).starts_with(&folder));
+        if known.len() == before {
+            return Ok(());
+        }
+        dbs.meta.put(&mut wtxn, meta_keys::ROOTS, &serde_json::Value::from(known))?;
+        Ok(wtxn.commit()?)
+    })
 }
 
 /// The format version this build writes.

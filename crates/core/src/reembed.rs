@@ -43,38 +43,48 @@ pub fn re_embed(
     let new_index = old_index.wrapping_add(1);
     let dims = embedder.id().dimensions;
     let fingerprint = embedder.id().fingerprint();
-    let writer = arroy::Writer::<arroy::distances::Cosine>::new(dbs.vectors, new_index, dims);
-    {
-        let mut wtxn = store.env().write_txn()?;
-        writer.clear(&mut wtxn)?;
-        wtxn.commit()?;
-    }
+    store.write(move |mut wtxn, dbs| {
+        arroy::Writer::<arroy::distances::Cosine>::new(dbs.vectors, new_index, dims).clear(&mut wtxn)?;
+        Ok(wtxn.commit()?)
+    })?;
     progress.on_event(ProgressEvent::Planned { total: ids.len(), deleted: 0 });
     let mut report = ReembedReport { chunks: 0, cache_hits: 0, vector_index: new_index };
     for group in ids.chunks(params.batch_max_chunks.max(1)) {
         let texts = chunk_texts(store, group)?;
-        let mut wtxn = store.env().write_txn()?;
-        for (id, text) in group.iter().zip(&texts) {
-            let key = cache_key(&fingerprint, text);
-            let cached = dbs.embed_cache.get(&wtxn, &key)?.and_then(vector_from_bytes);
-            let vector = match cached {
-                Some(v) => {
-                    report.cache_hits += 1;
-                    v
-                }
-                None => {
-                    let v = embed_one(embedder, text)?;
-                    dbs.embed_cache.put(&mut wtxn, &key, &vector_to_bytes(&v))?;
-                    v
-                }
-            };
-            writer.add_item(&mut wtxn, id.get(), &vector)?;
+        let mut items = Vec::with_capacity(group.len());
+        let mut fresh = Vec::new();
+        {
+            let rtxn = store.read_txn()?;
+            for (id, text) in group.iter().zip(&texts) {
+                let key = cache_key(&fingerprint, text);
+                let vector = match dbs.embed_cache.get(&rtxn, &key)?.and_then(vector_from_bytes) {
+                    Some(v) => {
+                        report.cache_hits += 1;
+                        v
+                    }
+                    None => {
+                        let v = embed_one(embedder, text)?;
+                        fresh.push((key, v.clone()));
+                        v
+                    }
+                };
+                items.push((*id, vector));
+            }
         }
-        wtxn.commit()?;
+        store.write(move |mut wtxn, dbs| {
+            let writer = arroy::Writer::<arroy::distances::Cosine>::new(dbs.vectors, new_index, dims);
+            for (key, v) in &fresh {
+                dbs.embed_cache.put(&mut wtxn, key, &vector_to_bytes(v))?;
+            }
+            for (id, v) in &items {
+                writer.add_item(&mut wtxn, id.get(), v)?;
+            }
+            Ok(wtxn.commit()?)
+        })?;
         report.chunks += group.len() as u64;
         progress.on_event(ProgressEvent::Committed { files: 0, chunks: group.len() });
     }
-    switch_over(store, embedder, params, &writer, (old_index, new_index), &ids)?;
+    switch_over(store, embedder.id().clone(), params.arroy_build_min, (old_index, new_index), ids)?;
     Ok(report)
 }
 
@@ -109,35 +119,37 @@ pub(crate) fn chunk_texts(store: &Store, ids: &[ChunkId]) -> Result<Vec<String>>
     Ok(texts)
 }
 
+/// One transaction: build the new index's trees, retire the old index,
+/// record the new identity, and take the re-embedded chunks out of the
+/// embedding queue (chunks written since stay in it).
 fn switch_over(
     store: &Store,
-    embedder: &dyn Embedder,
-    params: &IndexParams,
-    writer: &arroy::Writer<arroy::distances::Cosine>,
+    id: almirah_embed::EmbedderId,
+    arroy_build_min: usize,
     (old_index, new_index): (u16, u16),
-    embedded: &[ChunkId],
+    embedded: Vec<ChunkId>,
 ) -> Result<()> {
-    let dbs = store.dbs();
-    let mut wtxn = store.env().write_txn()?;
-    // The chunks re-embedded here have their vector in the new index: they
-    // leave the embedding queue; chunks written since stay in it.
-    let mut queue = dbs.vector_queue.get(&wtxn, crate::store::VECTOR_QUEUE_PENDING)?.unwrap_or_default();
-    for id in embedded {
-        queue.remove(*id);
-    }
-    if queue.is_empty() {
-        dbs.vector_queue.delete(&mut wtxn, crate::store::VECTOR_QUEUE_PENDING)?;
-    } else {
-        dbs.vector_queue.put(&mut wtxn, crate::store::VECTOR_QUEUE_PENDING, &queue)?;
-    }
-    if all_chunks(dbs, &wtxn)?.len() as usize >= params.arroy_build_min {
-        let mut rng = rand::rngs::StdRng::seed_from_u64(0xA1_31_4A);
-        writer.builder(&mut rng).build(&mut wtxn)?;
-    }
-    let old_dims = get_meta::<almirah_embed::EmbedderId>(dbs, &wtxn, meta_keys::EMBEDDER)?.map_or(1, |e| e.dimensions);
-    arroy::Writer::<arroy::distances::Cosine>::new(dbs.vectors, old_index, old_dims).clear(&mut wtxn)?;
-    let id = serde_json::to_value(embedder.id()).map_err(|e| Error::DataCorruption(e.to_string()))?;
-    dbs.meta.put(&mut wtxn, meta_keys::EMBEDDER, &id)?;
-    dbs.meta.put(&mut wtxn, meta_keys::VECTOR_INDEX, &new_index.into())?;
-    Ok(wtxn.commit()?)
+    store.write(move |mut wtxn, dbs| {
+        let mut queue = dbs.vector_queue.get(&wtxn, crate::store::VECTOR_QUEUE_PENDING)?.unwrap_or_default();
+        for id in &embedded {
+            queue.remove(*id);
+        }
+        if queue.is_empty() {
+            dbs.vector_queue.delete(&mut wtxn, crate::store::VECTOR_QUEUE_PENDING)?;
+        } else {
+            dbs.vector_queue.put(&mut wtxn, crate::store::VECTOR_QUEUE_PENDING, &queue)?;
+        }
+        if all_chunks(dbs, &wtxn)?.len() as usize >= arroy_build_min {
+            let writer = arroy::Writer::<arroy::distances::Cosine>::new(dbs.vectors, new_index, id.dimensions);
+            let mut rng = rand::rngs::StdRng::seed_from_u64(crate::update::ARROY_SEED);
+            writer.builder(&mut rng).build(&mut wtxn)?;
+        }
+        let old_dims =
+            get_meta::<almirah_embed::EmbedderId>(dbs, &wtxn, meta_keys::EMBEDDER)?.map_or(1, |e| e.dimensions);
+        arroy::Writer::<arroy::distances::Cosine>::new(dbs.vectors, old_index, old_dims).clear(&mut wtxn)?;
+        let value = serde_json::to_value(&id).map_err(|e| Error::DataCorruption(e.to_string()))?;
+        dbs.meta.put(&mut wtxn, meta_keys::EMBEDDER, &value)?;
+        dbs.meta.put(&mut wtxn, meta_keys::VECTOR_INDEX, &new_index.into())?;
+        Ok(wtxn.commit()?)
+    })
 }

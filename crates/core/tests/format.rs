@@ -133,10 +133,14 @@ fn every_committed_format_upgrades_to_what_a_fresh_index_holds_and_newer_ones_ar
     let newer = tempfile::tempdir().unwrap();
     {
         let engine = open(newer.path()).unwrap();
-        let mut wtxn = engine.store().env().write_txn().unwrap();
         let stamp = Value::from(FORMAT_VERSION + 1);
-        engine.store().dbs().meta.put(&mut wtxn, meta_keys::FORMAT_VERSION, &stamp).unwrap();
-        wtxn.commit().unwrap();
+        engine
+            .store()
+            .write(move |mut wtxn, dbs| {
+                dbs.meta.put(&mut wtxn, meta_keys::FORMAT_VERSION, &stamp)?;
+                Ok(wtxn.commit()?)
+            })
+            .unwrap();
     }
     let Err(err) = open(newer.path()) else { panic!("a newer format opened") };
     assert!(
@@ -156,8 +160,6 @@ fn the_v2_to_v3_step_marks_empty_files_empty() {
     let data = tempfile::tempdir().unwrap();
     {
         let engine = open(data.path()).unwrap();
-        let dbs = *engine.store().dbs();
-        let mut wtxn = engine.store().env().write_txn().unwrap();
         let record = |status, reason: &str| FileRecord {
             hash: "00".into(),
             size: 0,
@@ -166,10 +168,17 @@ fn the_v2_to_v3_step_marks_empty_files_empty() {
             status,
             reason: Some(reason.into()),
         };
-        dbs.files.put(&mut wtxn, "/x/blank.txt", &record(FileStatus::Failed, "failed: empty")).unwrap();
-        dbs.files.put(&mut wtxn, "/x/broken.pdf", &record(FileStatus::Failed, "failed: bad trailer")).unwrap();
-        dbs.meta.put(&mut wtxn, meta_keys::FORMAT_VERSION, &Value::from(2)).unwrap();
-        wtxn.commit().unwrap();
+        let blank = record(FileStatus::Failed, "failed: empty");
+        let broken = record(FileStatus::Failed, "failed: bad trailer");
+        engine
+            .store()
+            .write(move |mut wtxn, dbs| {
+                dbs.files.put(&mut wtxn, "/x/blank.txt", &blank)?;
+                dbs.files.put(&mut wtxn, "/x/broken.pdf", &broken)?;
+                dbs.meta.put(&mut wtxn, meta_keys::FORMAT_VERSION, &Value::from(2))?;
+                Ok(wtxn.commit()?)
+            })
+            .unwrap();
     }
     let engine = open(data.path()).unwrap();
     let rtxn = engine.store().read_txn().unwrap();

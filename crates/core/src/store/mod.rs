@@ -7,6 +7,7 @@ pub mod dump;
 mod fs_check;
 mod records;
 mod upgrade;
+mod writer;
 
 use std::path::{Path, PathBuf};
 
@@ -109,8 +110,11 @@ pub struct Databases {
 /// Key of [`Databases::vector_queue`] holding the chunks waiting for a vector.
 pub const VECTOR_QUEUE_PENDING: &str = "pending";
 
-/// An open library.
+/// An open library. Reads open their own transactions ([`Store::read_txn`]);
+/// every write is an operation for the one writer thread ([`Store::write`]).
 pub struct Store {
+    // Dropped first: the writer thread finishes its queue before the env closes.
+    writer: writer::Writer,
     env: Env<WithoutTls>,
     dbs: Databases,
     path: PathBuf,
@@ -156,7 +160,8 @@ impl Store {
         #[allow(unsafe_code)]
         let env = unsafe { options.open(dir) }?;
         let dbs = Self::create_databases(&env)?;
-        let store = Store { env, dbs, path: dir.to_path_buf() };
+        let writer = writer::Writer::start(env.clone(), dbs)?;
+        let store = Store { writer, env, dbs, path: dir.to_path_buf() };
         store.check_format()?;
         Ok(store)
     }
@@ -197,28 +202,50 @@ impl Store {
     }
 
     fn check_format(&self) -> Result<()> {
-        let mut wtxn = self.env.write_txn()?;
-        let found = self.dbs.meta.get(&wtxn, meta_keys::FORMAT_VERSION)?.and_then(|v| v.as_u64());
-        let found = found.map(|v| u32::try_from(v).unwrap_or(u32::MAX));
-        match found {
-            None => {
-                self.dbs.meta.put(&mut wtxn, meta_keys::FORMAT_VERSION, &FORMAT_VERSION.into())?;
-                self.dbs.meta.put(&mut wtxn, meta_keys::TOKENIZER_VERSION, &TOKENIZER_VERSION.into())?;
-                wtxn.commit()?;
+        self.write(|mut wtxn, dbs| {
+            let found = dbs.meta.get(&wtxn, meta_keys::FORMAT_VERSION)?.and_then(|v| v.as_u64());
+            let found = found.map(|v| u32::try_from(v).unwrap_or(u32::MAX));
+            match found {
+                None => {
+                    dbs.meta.put(&mut wtxn, meta_keys::FORMAT_VERSION, &FORMAT_VERSION.into())?;
+                    dbs.meta.put(&mut wtxn, meta_keys::TOKENIZER_VERSION, &TOKENIZER_VERSION.into())?;
+                    wtxn.commit()?;
+                }
+                Some(v) if v > FORMAT_VERSION => {
+                    return Err(Error::IncompatibleIndex { found: v, supported: FORMAT_VERSION });
+                }
+                Some(v) if v < FORMAT_VERSION => {
+                    upgrade::upgrade(dbs, &mut wtxn, v)?;
+                    wtxn.commit()?;
+                }
+                Some(_) => wtxn.abort(),
             }
-            Some(v) if v > FORMAT_VERSION => {
-                return Err(Error::IncompatibleIndex { found: v, supported: FORMAT_VERSION });
-            }
-            Some(v) if v < FORMAT_VERSION => {
-                upgrade::upgrade(&self.dbs, &mut wtxn, v)?;
-                wtxn.commit()?;
-            }
-            Some(_) => wtxn.abort(),
-        }
-        Ok(())
+            Ok(())
+        })
     }
 
-    /// The LMDB environment.
+    /// Run `op` on the library's one writer thread with a new write
+    /// transaction, and wait for its result; `op` commits the transaction
+    /// (or drops it to abort). Operations from every thread of the process
+    /// run one at a time in the order they arrive.
+    ///
+    /// # Errors
+    /// LMDB errors, `op`'s errors, and [`Error::DataCorruption`] when `op`
+    /// panicked or the writer has stopped.
+    pub fn write<T, F>(&self, op: F) -> Result<T>
+    where
+        T: Send + 'static,
+        F: for<'e> FnOnce(heed::RwTxn<'e>, &Databases) -> Result<T> + Send + 'static,
+    {
+        self.writer.write(op)
+    }
+
+    /// Write transactions the writer has opened since the library was opened.
+    pub fn write_transactions(&self) -> u64 {
+        self.writer.transactions()
+    }
+
+    /// The LMDB environment, for reads (writes go through [`Store::write`]).
     pub fn env(&self) -> &Env<WithoutTls> {
         &self.env
     }

@@ -119,9 +119,17 @@ impl Job<'_> {
             }
         }
         report.cache_hits += group.len() - missing.len();
+        missing.sort_by_key(|(_, t)| t.len());
         let fresh = self.embed(&missing, report)?;
         vectors.extend(fresh.iter().map(|(k, v)| (*k, v.clone())));
-        self.commit(group, &keys, &vectors, &fresh, report)
+        let assigned: Vec<(ChunkId, Vec<f32>)> = group
+            .iter()
+            .zip(&keys)
+            .filter_map(|(id, key)| vectors.get(key.as_slice()).map(|v| (*id, v.clone())))
+            .collect();
+        let fresh: Vec<(Vec<u8>, Vec<f32>)> = fresh.into_iter().map(|(k, v)| (k.to_vec(), v)).collect();
+        report.chunks += self.commit(assigned, fresh)?;
+        Ok(())
     }
 
     /// Embed the missing distinct texts in the embedder's batch size.
@@ -145,52 +153,48 @@ impl Job<'_> {
         Ok(out)
     }
 
-    /// One transaction: vectors of the chunks still queued, cache entries,
-    /// the queue without them. Chunks removed or replaced meanwhile left the
-    /// queue with their document and are skipped.
-    fn commit(
-        &self,
-        group: &[ChunkId],
-        keys: &[Vec<u8>],
-        vectors: &HashMap<&[u8], Vec<f32>>,
-        fresh: &[(&[u8], Vec<f32>)],
-        report: &mut BackfillReport,
-    ) -> Result<()> {
-        let dbs = self.store.dbs();
-        let mut wtxn = self.store.env().write_txn()?;
-        let mut queue = dbs.vector_queue.get(&wtxn, VECTOR_QUEUE_PENDING)?.unwrap_or_default();
-        let writer = arroy::Writer::<arroy::distances::Cosine>::new(dbs.vectors, self.index, self.dims);
-        for (id, key) in group.iter().zip(keys) {
-            let Some(vector) = vectors.get(key.as_slice()) else { continue };
-            if queue.remove(*id) {
-                writer.add_item(&mut wtxn, id.get(), vector)?;
-                report.chunks += 1;
+    /// One transaction on the writer: vectors of the chunks still queued,
+    /// cache entries, the queue without them. Chunks removed or replaced
+    /// meanwhile left the queue with their document and are skipped.
+    /// Returns the chunks that got their vector.
+    fn commit(&self, assigned: Vec<(ChunkId, Vec<f32>)>, fresh: Vec<(Vec<u8>, Vec<f32>)>) -> Result<usize> {
+        let (index, dims) = (self.index, self.dims);
+        self.store.write(move |mut wtxn, dbs| {
+            let mut queue = dbs.vector_queue.get(&wtxn, VECTOR_QUEUE_PENDING)?.unwrap_or_default();
+            let writer = arroy::Writer::<arroy::distances::Cosine>::new(dbs.vectors, index, dims);
+            let mut added = 0;
+            for (id, vector) in &assigned {
+                if queue.remove(*id) {
+                    writer.add_item(&mut wtxn, id.get(), vector)?;
+                    added += 1;
+                }
             }
-        }
-        for (key, vector) in fresh {
-            dbs.embed_cache.put(&mut wtxn, key, &vector_to_bytes(vector))?;
-        }
-        if queue.is_empty() {
-            dbs.vector_queue.delete(&mut wtxn, VECTOR_QUEUE_PENDING)?;
-        } else {
-            dbs.vector_queue.put(&mut wtxn, VECTOR_QUEUE_PENDING, &queue)?;
-        }
-        failpoint::hit("backfill-before-commit");
-        wtxn.commit()?;
-        Ok(())
+            for (key, vector) in &fresh {
+                dbs.embed_cache.put(&mut wtxn, key, &vector_to_bytes(vector))?;
+            }
+            if queue.is_empty() {
+                dbs.vector_queue.delete(&mut wtxn, VECTOR_QUEUE_PENDING)?;
+            } else {
+                dbs.vector_queue.put(&mut wtxn, VECTOR_QUEUE_PENDING, &queue)?;
+            }
+            failpoint::hit("backfill-before-commit");
+            wtxn.commit()?;
+            Ok(added)
+        })
     }
 
     /// Build arroy's trees once the backfill is done, when the library is
     /// large enough for search to read them.
     fn build_trees(&self, params: &IndexParams) -> Result<()> {
-        let dbs = self.store.dbs();
-        let mut wtxn = self.store.env().write_txn()?;
-        if all_chunks(dbs, &wtxn)?.len() as usize >= params.arroy_build_min {
-            let writer = arroy::Writer::<arroy::distances::Cosine>::new(dbs.vectors, self.index, self.dims);
+        let (index, dims, min) = (self.index, self.dims, params.arroy_build_min);
+        self.store.write(move |mut wtxn, dbs| {
+            if (all_chunks(dbs, &wtxn)?.len() as usize) < min {
+                return Ok(());
+            }
+            let writer = arroy::Writer::<arroy::distances::Cosine>::new(dbs.vectors, index, dims);
             let mut rng = rand::rngs::StdRng::seed_from_u64(super::write::ARROY_SEED);
             writer.builder(&mut rng).build(&mut wtxn)?;
-            wtxn.commit()?;
-        }
-        Ok(())
+            Ok(wtxn.commit()?)
+        })
     }
 }

@@ -11,7 +11,6 @@ use super::write::{self, WriteContext};
 use super::{FileOutcome, IndexParams, IngestReport, scan};
 use crate::error::Result;
 use crate::store::{Store, get_meta, meta_keys};
-use crate::text::Tokenizer;
 
 /// Files deleted per transaction, so a large folder never holds the writer long.
 const FILES_PER_BATCH: usize = 200;
@@ -41,9 +40,8 @@ pub fn remove_folder(store: &Store, params: &IndexParams, folder: &Path) -> Resu
         arroy_build_min: params.arroy_build_min,
         folders: Vec::new(),
     };
-    let tokenizer = Tokenizer::default();
     for batch in records.chunks(FILES_PER_BATCH) {
-        let outcome = write::write_batch(store, &tokenizer, &ctx, Vec::new(), batch.to_vec())?;
+        let outcome = write::write_batch(store, &ctx, Vec::new(), batch.to_vec())?;
         report.chunks_removed += outcome.chunks_removed;
         report.outcomes.extend(batch.iter().map(|(path, _)| deleted(path)));
     }

@@ -30,12 +30,12 @@ pub use forget::remove_folder;
 pub use ocr_summary::OcrSummary;
 pub use prepare::{Counters, Prepared};
 pub use targeted::Hint;
+pub(crate) use write::ARROY_SEED;
 pub use write::slug;
 
 use crate::error::{Error, Result};
 use crate::progress::{Progress, ProgressEvent};
 use crate::store::{FileRecord, FileStatus, Store};
-use crate::text::Tokenizer;
 
 /// Settings of an indexing run.
 #[derive(Debug, Clone)]
@@ -293,7 +293,6 @@ fn run_pipeline(
 ) -> Result<()> {
     let moves = plan.deleted_by_hash();
     let ctx = write_context(store, embedder, params, roots)?;
-    let tokenizer = Tokenizer::default();
     let total = plan.candidates.len();
     std::thread::scope(|scope| {
         let (tx, rx) = mpsc::sync_channel::<Result<Prepared>>(8);
@@ -301,7 +300,7 @@ fn run_pipeline(
             let job = Producer { store, embedder, params, counters, moves: &moves, cancel, tx };
             job.run(&plan.candidates, progress);
         });
-        let written = write_loop(store, &tokenizer, &ctx, params, rx, plan, total, progress, report);
+        let written = write_loop(store, &ctx, params, rx, plan, total, progress, report);
         let _ = producer.join();
         written
     })
@@ -404,7 +403,6 @@ fn write_context(
 #[allow(clippy::too_many_arguments)]
 fn write_loop(
     store: &Store,
-    tokenizer: &Tokenizer,
     ctx: &write::WriteContext,
     params: &IndexParams,
     rx: mpsc::Receiver<Result<Prepared>>,
@@ -427,7 +425,7 @@ fn write_loop(
         batch.push(item);
         let elapsed = batch_started.elapsed() >= Duration::from_millis(params.batch_max_ms);
         if batch_chunks >= params.batch_max_chunks || elapsed {
-            commit(store, tokenizer, ctx, std::mem::take(&mut batch), Vec::new(), progress, report)?;
+            commit(store, ctx, std::mem::take(&mut batch), Vec::new(), progress, report)?;
             batch_chunks = 0;
             batch_started = Instant::now();
         }
@@ -445,14 +443,13 @@ fn write_loop(
         });
     }
     if !batch.is_empty() || !deletions.is_empty() {
-        commit(store, tokenizer, ctx, batch, deletions, progress, report)?;
+        commit(store, ctx, batch, deletions, progress, report)?;
     }
     Ok(())
 }
 
 fn commit(
     store: &Store,
-    tokenizer: &Tokenizer,
     ctx: &write::WriteContext,
     batch: Vec<Prepared>,
     deletions: Vec<(String, FileRecord)>,
@@ -460,7 +457,7 @@ fn commit(
     report: &mut IngestReport,
 ) -> Result<()> {
     let files = batch.len() + deletions.len();
-    let outcome = write::write_batch(store, tokenizer, ctx, batch, deletions)?;
+    let outcome = write::write_batch(store, ctx, batch, deletions)?;
     report.chunks_added += outcome.chunks_added;
     report.chunks_removed += outcome.chunks_removed;
     progress.on_event(ProgressEvent::Committed { files, chunks: outcome.chunks_added });

@@ -23,6 +23,7 @@ use crate::text::Tokenizer;
 pub(crate) const ARROY_SEED: u64 = 0xA1_31_4A;
 
 /// What the writer needs to know besides the items.
+#[derive(Debug, Clone)]
 pub struct WriteContext {
     /// Vector dimensions.
     pub dimensions: usize,
@@ -49,7 +50,7 @@ struct Batch<'t> {
     postings: BitmapDelta,
     facets: BitmapDelta,
     total_len: i64,
-    tokenizer: &'t Tokenizer,
+    tokenizer: Tokenizer,
     folders: Vec<crate::freshness::FolderSettings>,
     /// Context title of the document being inserted.
     title: String,
@@ -59,43 +60,44 @@ struct Batch<'t> {
     outcome: BatchOutcome,
 }
 
-/// Write `items` and the `deletions` (path, record) in one transaction.
+/// Write `items` and the `deletions` (path, record) in one transaction, on
+/// the library's writer thread.
 ///
 /// # Errors
 /// LMDB and arroy errors; the transaction is then aborted and nothing changes.
 pub fn write_batch(
     store: &Store,
-    tokenizer: &Tokenizer,
     ctx: &WriteContext,
     items: Vec<Prepared>,
     deletions: Vec<(String, FileRecord)>,
 ) -> Result<BatchOutcome> {
-    let dbs = *store.dbs();
-    let wtxn = store.env().write_txn()?;
-    let arroy = arroy::Writer::new(dbs.vectors, ctx.vector_index, ctx.dimensions);
-    let mut batch = Batch {
-        wtxn,
-        dbs,
-        postings: BitmapDelta::default(),
-        facets: BitmapDelta::default(),
-        total_len: 0,
-        tokenizer,
-        folders: ctx.folders.clone(),
-        title: String::new(),
-        arroy,
-        queue: BitmapDelta::default(),
-        outcome: BatchOutcome::default(),
-    };
-    for (i, item) in items.into_iter().enumerate() {
-        batch.apply(item)?;
-        if i == 0 {
-            failpoint::hit("mid-batch");
+    let ctx = ctx.clone();
+    store.write(move |wtxn, dbs| {
+        let arroy = arroy::Writer::new(dbs.vectors, ctx.vector_index, ctx.dimensions);
+        let mut batch = Batch {
+            wtxn,
+            dbs: *dbs,
+            postings: BitmapDelta::default(),
+            facets: BitmapDelta::default(),
+            total_len: 0,
+            tokenizer: Tokenizer::default(),
+            folders: ctx.folders.clone(),
+            title: String::new(),
+            arroy,
+            queue: BitmapDelta::default(),
+            outcome: BatchOutcome::default(),
+        };
+        for (i, item) in items.into_iter().enumerate() {
+            batch.apply(item)?;
+            if i == 0 {
+                failpoint::hit("mid-batch");
+            }
         }
-    }
-    for (path, record) in deletions {
-        batch.delete_file(&path, &record)?;
-    }
-    batch.finish(ctx)
+        for (path, record) in deletions {
+            batch.delete_file(&path, &record)?;
+        }
+        batch.finish(&ctx)
+    })
 }
 
 impl Batch<'_> {

@@ -85,9 +85,10 @@ pub struct WatchHealth {
 /// LMDB errors; [`Error::DataCorruption`] if it cannot be encoded.
 pub fn write(store: &Store, health: &WatchHealth) -> Result<()> {
     let value = serde_json::to_value(health).map_err(|e| Error::DataCorruption(e.to_string()))?;
-    let mut wtxn = store.env().write_txn()?;
-    store.dbs().health.put(&mut wtxn, WATCH_KEY, &value)?;
-    Ok(wtxn.commit()?)
+    store.write(move |mut wtxn, dbs| {
+        dbs.health.put(&mut wtxn, WATCH_KEY, &value)?;
+        Ok(wtxn.commit()?)
+    })
 }
 
 /// The watcher's last record, with `running` set from a liveness check of its pid.
