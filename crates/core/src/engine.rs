@@ -274,8 +274,39 @@ impl Engine {
         progress: &dyn Progress,
         cancel: &AtomicBool,
     ) -> Result<IngestReport> {
+        self.index_paths_with(roots, hints, self.config.index.wait_for_vectors, progress, cancel)
+    }
+
+    /// [`Engine::index_paths`], choosing whether to wait for the embedding
+    /// backfill (the watcher does not: it embeds in slices while idle).
+    ///
+    /// # Errors
+    /// See [`update::index_paths`].
+    pub fn index_paths_with(
+        &self,
+        roots: &[PathBuf],
+        hints: &[update::Hint],
+        wait_for_vectors: bool,
+        progress: &dyn Progress,
+        cancel: &AtomicBool,
+    ) -> Result<IngestReport> {
         let embedder = self.embedder()?;
-        update::index_paths(&self.store, embedder, &self.index_params(), roots, hints, progress, cancel)
+        let params = IndexParams { wait_for_vectors, ..self.index_params() };
+        update::index_paths(&self.store, embedder, &params, roots, hints, progress, cancel)
+    }
+
+    /// Embed at most `limit` chunks of the queue (see
+    /// [`update::backfill::backfill_up_to`]).
+    ///
+    /// # Errors
+    /// See [`update::backfill::backfill`].
+    pub fn backfill_up_to(
+        &self,
+        limit: usize,
+        progress: &dyn Progress,
+        cancel: &AtomicBool,
+    ) -> Result<update::backfill::BackfillReport> {
+        update::backfill::backfill_up_to(&self.store, self.embedder()?, &self.index_params(), progress, cancel, limit)
     }
 
     /// Drop a folder from the library: every document recorded at or below

@@ -193,3 +193,24 @@ fn excluded_temp_lock_and_hidden_files_are_never_indexed() {
     assert_eq!(w.recorded(), vec!["a.md".to_string()]);
     assert!(w.hits("qxnoise").is_empty());
 }
+
+/// Two-phase ingest under the watcher: while a slow embedder works through
+/// the queue in slices, a new file is searchable by keywords at once.
+#[test]
+fn a_new_file_is_searchable_by_keywords_while_the_backfill_runs() {
+    let mut w = Watched::new();
+    for i in 0..60 {
+        w.write(&format!("old/page-{i:02}.md"), &page(&format!("qxold{i:02}"), i));
+    }
+    w.embed_delay_ms.store(500, std::sync::atomic::Ordering::SeqCst);
+    w.start_with(|_| {});
+    w.wait_reconciled(1);
+    assert!(w.engine.status().unwrap().vectors_pending > 0, "the queue is not embedded yet");
+    w.write("new.md", &page("qxfreshpage", 0));
+    let took = wait_until("the new file is searchable", || w.found_in("qxfreshpage", "new.md"));
+    let pending = w.engine.status().unwrap().vectors_pending;
+    assert!(pending > 0, "found only after the backfill finished ({took:?})");
+    eprintln!("new file searchable after {took:?} with {pending} chunks still waiting for vectors");
+    w.embed_delay_ms.store(0, std::sync::atomic::Ordering::SeqCst);
+    w.wait_vectors();
+}

@@ -65,8 +65,26 @@ pub fn backfill(
     progress: &dyn Progress,
     cancel: &AtomicBool,
 ) -> Result<BackfillReport> {
+    backfill_up_to(store, embedder, params, progress, cancel, usize::MAX)
+}
+
+/// Embed at most `limit` queued chunks (whole batches of at most
+/// `limit`), oldest first: a watcher's slice of background work between
+/// its first-phase batches, so new files never wait for the backfill.
+/// Trees are built only when the queue is empty.
+///
+/// # Errors
+/// As [`backfill`].
+pub fn backfill_up_to(
+    store: &Store,
+    embedder: &dyn Embedder,
+    params: &IndexParams,
+    progress: &dyn Progress,
+    cancel: &AtomicBool,
+    limit: usize,
+) -> Result<BackfillReport> {
     let mut report = BackfillReport::default();
-    let total = pending(store)?.len() as usize;
+    let total = (pending(store)?.len() as usize).min(limit);
     if total == 0 {
         return Ok(report);
     }
@@ -74,19 +92,23 @@ pub fn backfill(
     let index = crate::engine::ensure_embedder(store, &id)?;
     let job = Job { store, embedder, fingerprint: id.fingerprint(), index, dims: id.dimensions };
     progress.on_event(ProgressEvent::Embedding { done: 0, total });
-    loop {
+    let mut taken = 0;
+    while taken < limit {
         if cancel.load(Ordering::Relaxed) {
             return Err(Error::Cancelled);
         }
-        let group: Vec<ChunkId> = pending(store)?.iter().take(BATCH_CHUNKS).collect();
+        let group: Vec<ChunkId> = pending(store)?.iter().take(BATCH_CHUNKS.min(limit - taken)).collect();
         if group.is_empty() {
             break;
         }
+        taken += group.len();
         job.one_batch(&group, &mut report)?;
         progress.on_event(ProgressEvent::Embedding { done: report.chunks.min(total), total });
     }
-    job.build_trees(params)?;
     report.pending = pending(store)?.len();
+    if report.pending == 0 {
+        job.build_trees(params)?;
+    }
     Ok(report)
 }
 

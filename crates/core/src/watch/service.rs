@@ -24,6 +24,9 @@ use crate::update::{Hint, IngestReport};
 const RETRY_DELAY: Duration = Duration::from_secs(5);
 /// Longest sleep between checks when nothing waits (health heartbeat).
 const IDLE_WAIT: Duration = Duration::from_secs(1);
+/// Chunks the watcher embeds between two looks at its queue of changes
+/// (about 1-2 s of MiniLM on two cores).
+const BACKFILL_SLICE: usize = 16;
 /// Health is written at most this often, except after a batch or reconcile.
 const HEALTH_EVERY: Duration = Duration::from_secs(1);
 
@@ -47,6 +50,8 @@ pub struct Service {
     missing: Vec<bool>,
     /// When health was last written, and what (without its time stamp).
     health_written: Option<(Instant, WatchHealth)>,
+    /// Chunks wait for vectors: embed a slice whenever no change is ready.
+    vectors_pending: bool,
 }
 
 impl Service {
@@ -87,6 +92,7 @@ impl Service {
             rescan,
             missing,
             health_written,
+            vectors_pending: false,
         })
     }
 
@@ -105,6 +111,7 @@ impl Service {
                 self.reconcile();
             }
             self.process_ready();
+            self.backfill_slice();
             self.write_health(false);
             match self.rx.recv_timeout(self.wait_time()) {
                 Ok(msg) => {
@@ -131,6 +138,9 @@ impl Service {
     fn wait_time(&self) -> Duration {
         if !self.pending.is_empty() {
             return (self.options.settle / 4).max(Duration::from_millis(10));
+        }
+        if self.vectors_pending {
+            return Duration::ZERO;
         }
         self.next_reconcile.saturating_duration_since(Instant::now()).min(IDLE_WAIT)
     }
@@ -229,8 +239,9 @@ impl Service {
         let roots: Vec<PathBuf> = self.options.roots.iter().filter(|r| r.is_dir()).cloned().collect();
         let started = Instant::now();
         let clock = CommitClock::default();
-        match self.engine.index(&roots, &clock, &self.cancel) {
+        match self.engine.index_with(&roots, false, &clock, &self.cancel) {
             Ok(report) => {
+                self.vectors_pending = report.vectors_pending > 0;
                 let changes = self.report(&report, &clock, ChangeSource::Reconcile, &|_| started);
                 let elapsed_ms = started.elapsed().as_millis() as u64;
                 self.with_health(|h| {
@@ -283,6 +294,23 @@ impl Service {
         }
     }
 
+    /// Embed one slice of the queue ([`BACKFILL_SLICE`] chunks) when no
+    /// file change is ready, so a change never waits for more than one slice.
+    fn backfill_slice(&mut self) {
+        if !self.vectors_pending || !self.pending.is_empty() {
+            return;
+        }
+        match self.engine.backfill_up_to(BACKFILL_SLICE, &crate::progress::NoProgress, &self.cancel) {
+            Ok(r) => self.vectors_pending = r.pending > 0,
+            Err(Error::Cancelled) => {}
+            Err(e) => {
+                (self.sink)(Notice::Problem { message: format!("embedding the queue failed: {e}; retrying later") });
+                self.vectors_pending = false;
+                self.next_reconcile = self.next_reconcile.min(Instant::now() + RETRY_DELAY);
+            }
+        }
+    }
+
     fn process_ready(&mut self) {
         let now = Instant::now();
         let ready = self.pending.take_ready(now, self.options.settle);
@@ -295,8 +323,9 @@ impl Service {
         let earliest = ready.iter().map(|(_, t)| *t).min().unwrap_or(now);
         let clock = CommitClock::default();
         let roots = self.options.roots.clone();
-        match self.engine.index_paths(&roots, &hints, &clock, &self.cancel) {
+        match self.engine.index_paths_with(&roots, &hints, false, &clock, &self.cancel) {
             Ok(report) => {
+                self.vectors_pending |= report.vectors_pending > 0;
                 let seen_at = |path: &Path| seen_for(&seen, path).unwrap_or(earliest);
                 self.report(&report, &clock, ChangeSource::Event, &seen_at);
                 self.with_health(|h| h.queue_len = self.pending.len());

@@ -16,10 +16,11 @@ use almirah_core::{Engine, EngineConfig, SearchOptions};
 /// The longest any condition is waited for.
 pub const TIMEOUT: Duration = Duration::from_secs(30);
 
-/// The hash embedder, counting calls.
+/// The hash embedder, counting calls, optionally slowed down per call.
 pub struct Counting {
     inner: HashEmbedder,
     calls: Arc<AtomicUsize>,
+    delay_ms: Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl Embedder for Counting {
@@ -31,6 +32,7 @@ impl Embedder for Counting {
     }
     fn embed(&self, texts: &[&str], kind: InputKind) -> Result<Vec<Vec<f32>>, EmbedError> {
         self.calls.fetch_add(1, Ordering::SeqCst);
+        std::thread::sleep(Duration::from_millis(self.delay_ms.load(Ordering::SeqCst)));
         self.inner.embed(texts, kind)
     }
 }
@@ -61,6 +63,8 @@ pub struct Watched {
     pub notices: Arc<Mutex<Vec<Notice>>>,
     /// Embedder calls so far.
     pub calls: Arc<AtomicUsize>,
+    /// Added to every embedder call, in ms (0 by default).
+    pub embed_delay_ms: Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl Watched {
@@ -80,9 +84,11 @@ impl Watched {
         cfg.map_size = 1 << 30;
         let docs = docs_dir.path().canonicalize().unwrap();
         configure(&mut cfg, &docs);
-        let embedder = Counting { inner: HashEmbedder::new(64).unwrap(), calls: calls.clone() };
+        let embed_delay_ms = Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let embedder =
+            Counting { inner: HashEmbedder::new(64).unwrap(), calls: calls.clone(), delay_ms: embed_delay_ms.clone() };
         let engine = Arc::new(Engine::with_embedder(cfg, Box::new(embedder)).unwrap());
-        Self { docs, _docs_dir: docs_dir, data, engine, watcher: None, notices: Arc::default(), calls }
+        Self { docs, _docs_dir: docs_dir, data, engine, watcher: None, notices: Arc::default(), calls, embed_delay_ms }
     }
 
     /// Start watching with default options changed by `configure`.
@@ -94,10 +100,17 @@ impl Watched {
         self.watcher = Some(Watcher::start(self.engine.clone(), options, sink).unwrap());
     }
 
-    /// Start watching with the default options, and wait for the first reconcile.
+    /// Start watching with the default options, and wait for the first
+    /// reconcile and the embedding of what it indexed.
     pub fn start(&mut self) {
         self.start_with(|_| {});
         self.wait_reconciled(1);
+        self.wait_vectors();
+    }
+
+    /// Wait until no chunk waits for its vector (the watcher embeds while idle).
+    pub fn wait_vectors(&self) {
+        wait_until("the vectors", || self.engine.status().unwrap().vectors_pending == 0);
     }
 
     /// Wait until `n` reconciles have finished.
