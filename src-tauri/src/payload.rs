@@ -77,6 +77,10 @@ pub struct LibraryOverview {
     /// Chunks.
     #[cfg_attr(test, ts(type = "number"))]
     pub chunks: u64,
+    /// Chunks searchable by keywords that still wait for their vector
+    /// (the background embedding, phase 2 of ingest).
+    #[cfg_attr(test, ts(type = "number"))]
+    pub vectors_pending: u64,
     /// Files per status (`indexed`, `needs-password`, …).
     #[cfg_attr(test, ts(type = "Array<[string, number]>"))]
     pub files_by_status: Vec<(String, u64)>,

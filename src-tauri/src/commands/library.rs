@@ -71,6 +71,7 @@ pub fn overview(state: &AppState) -> CmdResult<LibraryOverview> {
         folders,
         documents: status.documents,
         chunks: status.chunks,
+        vectors_pending: status.vectors_pending,
         files_by_status: status.files_by_status.into_iter().collect(),
         problems: status.problems.iter().map(convert::problem).collect(),
         disk_bytes: status.disk_bytes,

@@ -27,6 +27,11 @@ documents: number,
  */
 chunks: number, 
 /**
+ * Chunks searchable by keywords that still wait for their vector
+ * (the background embedding, phase 2 of ingest).
+ */
+vectors_pending: number, 
+/**
  * Files per status (`indexed`, `needs-password`, …).
  */
 files_by_status: Array<[string, number]>, 

@@ -198,7 +198,7 @@ function overview(): LibraryOverview {
     data_dir: "/home/asha/.local/share/almirah/library",
     config_path: "/home/asha/.config/almirah/config.toml",
     folders: clone(folders),
-    documents, chunks,
+    documents, chunks, vectors_pending: 0,
     files_by_status: [["indexed", documents], ["needs-password", 1], ["no-text-layer", 1]],
     problems: clone(problems),
     disk_bytes: 18_874_368,
