@@ -23,6 +23,9 @@ type PageResult = (u32, Result<String, String>);
 
 /// Extract a PDF file's text layer, page by page.
 pub(crate) fn extract_pdf(bytes: &[u8]) -> Result<Extracted, ExtractError> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(ExtractError::Empty);
+    }
     let mut notes = Vec::new();
     let doc = open(bytes, &mut notes)?;
     let numbers: Vec<u32> = guarded(|| doc.get_pages().keys().copied().collect())?;
@@ -183,6 +186,12 @@ mod tests {
         assert!(!sane_title("Microsoft Word - policy.docx"));
         assert!(!sane_title("untitled"));
         assert!(sane_title("Free Culture"));
+    }
+
+    #[test]
+    fn an_empty_file_named_pdf_is_empty_not_failed() {
+        assert_eq!(extract_pdf(b""), Err(ExtractError::Empty));
+        assert_eq!(extract_pdf(b" \n"), Err(ExtractError::Empty));
     }
 
     #[test]

@@ -190,7 +190,8 @@ pub fn engine_config(file: &Config, data_dir: &Path) -> Result<EngineConfig> {
     cfg.index.batch_max_chunks = file.index.batch_max_chunks.max(1);
     cfg.index.folders = file.folders.clone();
     cfg.index.ocr = file.ocr.clone();
-    if file.ocr.languages.split('+').any(|l| l.trim().is_empty()) || file.ocr.dpi < 70 {
+    let bad_language = |l: &str| l.is_empty() || !l.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if file.ocr.languages.split('+').any(bad_language) || file.ocr.dpi < 70 {
         return Err(SettingsError::Invalid("[ocr] needs languages like \"eng+hin\" and dpi >= 70".into()));
     }
     cfg.audiences = file.profile.audience.clone();
@@ -258,6 +259,17 @@ extract_timeout_secs = 30
         let f = &c.folders[0];
         assert!(f.recursive && !f.force_poll && f.include.is_empty());
         assert_eq!(c.watch.debounce_ms, 300);
+    }
+
+    #[test]
+    fn ocr_languages_must_be_tesseract_language_names() {
+        let dir = std::path::Path::new("/tmp/lib");
+        for bad in ["eng; rm -rf /", "eng++hin", "", "../eng"] {
+            let c: Config = toml::from_str(&format!("[ocr]\nlanguages = {bad:?}\n")).unwrap();
+            assert!(engine_config(&c, dir).is_err(), "{bad:?} was accepted");
+        }
+        let c: Config = toml::from_str("[ocr]\nlanguages = \"eng+hin+chi_sim\"\n").unwrap();
+        assert_eq!(engine_config(&c, dir).unwrap().index.ocr.languages, "eng+hin+chi_sim");
     }
 
     #[test]

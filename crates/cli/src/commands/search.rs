@@ -63,6 +63,9 @@ fn print_hit(n: usize, hit: &Hit) {
     let bm25 = hit.bm25.map_or("-".to_string(), |r| format!("#{} ({:.2})", r.rank, r.score));
     let vector = hit.vector.map_or("-".to_string(), |r| format!("#{} (cos {:.3})", r.rank, r.score));
     println!("   rrf {:.4} | bm25 {bm25} | vector {vector} | {}", hit.score, hit.verdict);
+    if let Some(note) = &hit.source_note {
+        println!("   {note}");
+    }
     println!("   {}", snippet(&hit.text, 240));
 }
 

@@ -390,18 +390,22 @@ fn build(pages: Vec<PageResult>, opts: &OcrOptions, started: Instant) -> Result<
 /// Longest title taken from a scan, in chars.
 const MAX_TITLE_CHARS: usize = 160;
 
-/// The title of a scanned page: its subject line ("Sub:", "Subject:",
-/// "विषय:"), since a letterhead is the same on every circular of an office;
-/// else the first line.
+/// The title of a scanned page: its subject ("Sub:", "Subject:", "विषय:",
+/// up to the end of its paragraph), since a letterhead is the same on every
+/// circular of an office; else the first line. At most 160 chars.
 fn scan_title(page: &str) -> Option<String> {
     let lines: Vec<&str> = page.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
-    let subject = lines.iter().enumerate().find_map(|(i, l)| {
+    let subject = lines.iter().find_map(|l| {
         let cue =
             ["subject", "sub", "विषय"].iter().find(|c| l.get(..c.len()).is_some_and(|p| p.eq_ignore_ascii_case(c)))?;
         let rest = l[cue.len()..].trim_start_matches('.').trim_start();
         let rest = rest.strip_prefix(':').or_else(|| rest.strip_prefix("- "))?;
         let mut title = rest.trim().to_string();
-        if let Some(next) = lines.get(i + 1).filter(|n| n.len() < 80 && n.ends_with(['.', ')'])) {
+        // The subject runs on until its paragraph ends (a blank line).
+        for next in page.lines().skip_while(|x| x.trim() != *l).skip(1).map(str::trim) {
+            if next.is_empty() || title.chars().count() >= MAX_TITLE_CHARS {
+                break;
+            }
             title = format!("{title} {next}");
         }
         Some(title)
