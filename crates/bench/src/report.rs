@@ -384,14 +384,12 @@ fn print_gate(timings: &[crate::gate::GateTiming]) {
     println!("\n6. Freshness gate per snapshot (goal: p50 <= 1 ms at 5,000 documents)");
     for t in timings {
         println!(
-            "  {} documents, {} builds: inputs read + gate p50 {:.2} ms (p95 {:.2}); from cached inputs p50 {:.3} ms (p95 {:.3}); goal ratio {:.2}",
-            t.documents,
-            t.builds,
-            t.cold_p50_ms,
-            t.cold_p95_ms,
-            t.warm_p50_ms,
-            t.warm_p95_ms,
-            t.warm_p50_ms / 1.0
+            "  {} documents, {} builds: inputs read + gate p50 {:.2} ms (p95 {:.2}); gate from cached inputs (another date) p50 {:.3} ms (p95 {:.3})",
+            t.documents, t.builds, t.cold_p50_ms, t.cold_p95_ms, t.warm_p50_ms, t.warm_p95_ms
+        );
+        println!(
+            "    whole snapshot for today on an unchanged library p50 {:.3} ms (p95 {:.3}); goal ratio (p50 / 1 ms) {:.3}",
+            t.snapshot_p50_ms, t.snapshot_p95_ms, t.snapshot_p50_ms
         );
     }
 }

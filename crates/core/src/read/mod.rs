@@ -10,11 +10,12 @@
 
 mod chunk;
 mod documents;
+mod gate_cache;
 mod search;
 mod table;
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
 use almirah_embed::{Embedder, EmbedderConfig};
@@ -23,11 +24,12 @@ use heed::{RoTxn, WithoutTls};
 
 pub use chunk::{ChunkRead, CitationCheck};
 pub use documents::DocView;
+pub use gate_cache::GateCache;
 pub use search::{DocFilter, GatedResults, WithheldHit, check_identity};
 pub use table::TableLookup;
 
 use crate::error::{Error, Result};
-use crate::freshness::gate::{self, Gate};
+use crate::freshness::gate::Gate;
 use crate::freshness::{AsOf, FolderSettings, Reason, Session};
 use crate::ids::DocId;
 use crate::search::SearchOptions;
@@ -129,46 +131,6 @@ pub struct Reader<'e> {
     pub(crate) gate_inputs: &'e GateCache,
 }
 
-/// The gate inputs of the last library state a snapshot was opened on,
-/// keyed by its LMDB transaction id (every commit, by any process, makes a
-/// new one) and the folder settings they were read with.
-#[derive(Debug, Default)]
-pub struct GateCache {
-    last: Mutex<Option<CachedInputs>>,
-}
-
-/// Gate inputs with the transaction id and folder settings they were read at.
-#[derive(Debug)]
-struct CachedInputs {
-    txn_id: usize,
-    folders: Vec<FolderSettings>,
-    inputs: std::sync::Arc<gate::GateInputs>,
-}
-
-impl GateCache {
-    /// The inputs for the state `rtxn` sees, loaded when not cached.
-    fn inputs(
-        &self,
-        store: &Store,
-        rtxn: &RoTxn<'_, WithoutTls>,
-        folders: &[FolderSettings],
-        stats: &ReadStats,
-    ) -> Result<std::sync::Arc<gate::GateInputs>> {
-        let id = rtxn.id();
-        let mut last = self.last.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(c) = last.as_ref()
-            && c.txn_id == id
-            && c.folders == folders
-        {
-            return Ok(c.inputs.clone());
-        }
-        let inputs = std::sync::Arc::new(gate::GateInputs::load(store.dbs(), rtxn, folders)?);
-        stats.gate_input_loads.fetch_add(1, Ordering::Relaxed);
-        *last = Some(CachedInputs { txn_id: id, folders: folders.to_vec(), inputs: inputs.clone() });
-        Ok(inputs)
-    }
-}
-
 impl<'e> Reader<'e> {
     /// The settings snapshots read with.
     pub fn settings(&self) -> &ReadSettings {
@@ -213,8 +175,7 @@ impl<'e> Reader<'e> {
         let rtxn = self.store.read_txn()?;
         self.stats.read_txns.fetch_add(1, Ordering::Relaxed);
         let folders = self.folders.read().map(|f| f.clone()).unwrap_or_else(|e| e.into_inner().clone());
-        let inputs = self.gate_inputs.inputs(self.store, &rtxn, &folders, self.stats)?;
-        let gate = Gate::from_inputs(inputs, as_of, self.audience.names());
+        let gate = self.gate_inputs.gate(self.store, &rtxn, &folders, as_of, self.audience.names(), self.stats)?;
         self.stats.gate_builds.fetch_add(1, Ordering::Relaxed);
         Ok(Snapshot {
             dbs: *self.store.dbs(),
@@ -234,7 +195,7 @@ impl<'e> Reader<'e> {
 pub struct Snapshot<'e> {
     dbs: Databases,
     rtxn: Mutex<RoTxn<'e, WithoutTls>>,
-    gate: Gate,
+    gate: Arc<Gate>,
     embedder: &'e LazyEmbedder,
     settings: &'e ReadSettings,
     opened: Instant,
