@@ -18,7 +18,7 @@ use super::protocol::{CacheReply, ChildMessage, Job};
 use super::{Reading, extract_in_process};
 
 /// Entry point of the child process: limit memory, extract `path` as the
-/// [`Job`] on stdin says, write JSON lines to stdout. Returns the process
+/// job on stdin says, write JSON lines to stdout. Returns the process
 /// exit code (0 when a result, even an extraction error, was written).
 pub fn extract_child_main(path: &Path) -> i32 {
     apply_memory_limit();
