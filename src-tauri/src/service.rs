@@ -44,9 +44,13 @@ pub fn ensure_watching<R: Runtime>(app: &AppHandle<R>, state: &AppState) {
     options.poll_interval = Duration::from_millis(config.watch.poll_interval_ms.max(100));
     let handle = app.clone();
     let changed = coalescer(app.clone());
-    match Watcher::start(engine, options, Box::new(move |n| on_notice(&handle, changed.as_ref(), n))) {
+    let sink_changed = changed.clone();
+    match Watcher::start(engine, options, Box::new(move |n| on_notice(&handle, sink_changed.as_ref(), n))) {
         Ok(w) => *slot = Some(w),
-        Err(e) => tracing::error!(%e, "the background watcher did not start"),
+        Err(e) => {
+            tracing::error!(%e, "the background watcher did not start");
+            on_notice(app, changed.as_ref(), Notice::Problem { message: format!("Not watching folders: {e}") });
+        }
     }
 }
 

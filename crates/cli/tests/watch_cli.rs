@@ -263,3 +263,23 @@ fn a_missing_watched_folder_is_skipped_kept_and_watched_again_when_it_returns() 
     let out = lib.run(&["watch", "/does/not/exist"]);
     assert_eq!(out.status.code(), Some(2), "an explicit missing folder is an error");
 }
+
+#[test]
+fn a_second_watcher_on_the_same_library_is_refused_and_names_the_first() {
+    let lib = common::Library::hash(25);
+    let docs = tempfile::tempdir().unwrap();
+    std::fs::write(docs.path().join("a.md"), "# A\n\nThe canteen opens at 8.\n").unwrap();
+    let mut first = spawn_watch(&lib, docs.path(), 1);
+    wait_until("the first reconcile", || reconciled(&lib));
+    let second = lib.run(&["watch", docs.path().to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&second.stderr);
+    assert_eq!(second.status.code(), Some(1), "{stderr}");
+    let pid = format!("pid {}", first.id());
+    assert!(stderr.contains("already watched by") && stderr.contains(&pid), "{stderr}");
+    first.kill().unwrap(); // SIGKILL: the kernel releases the lock
+    first.wait().unwrap();
+    let mut third = spawn_watch(&lib, docs.path(), 3);
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert!(third.try_wait().unwrap().is_none(), "after a crash the next watcher starts: {}", watch_log(&lib, 3));
+    interrupt(third);
+}

@@ -80,6 +80,12 @@ pub enum Error {
         /// The bound it was opened with, ms.
         limit_ms: u64,
     },
+    /// Another process already watches this library (one watcher per library).
+    #[error("this library is already watched by {holder}; stop it first (one watcher per library)")]
+    AlreadyWatched {
+        /// Who holds it, e.g. "pid 4242 (almirah watch)".
+        holder: String,
+    },
     /// File-system error.
     #[error("{path}: {source}")]
     Io {
@@ -100,7 +106,8 @@ impl Error {
             | Error::BadPath { .. }
             | Error::BadOverride(_)
             | Error::Cancelled
-            | Error::SnapshotExpired { .. } => ErrorKind::User,
+            | Error::SnapshotExpired { .. }
+            | Error::AlreadyWatched { .. } => ErrorKind::User,
             Error::Embed(e) => match e {
                 almirah_embed::EmbedError::Unavailable { .. } => ErrorKind::Io,
                 _ => ErrorKind::User,

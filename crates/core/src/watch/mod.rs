@@ -27,6 +27,7 @@ mod backend;
 mod clock;
 pub mod health;
 mod hints;
+mod lock;
 mod service;
 
 use std::path::{Path, PathBuf};
@@ -169,6 +170,8 @@ pub struct Watcher {
     cancel: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
     health: Arc<Mutex<WatchHealth>>,
+    /// Held while watching: one watcher per library across processes.
+    _lock: lock::WatchLock,
 }
 
 impl Watcher {
@@ -177,8 +180,11 @@ impl Watcher {
     ///
     /// # Errors
     /// [`Error::BadPath`] when a root is not a folder, cannot be watched, or
-    /// its settings hold a bad glob; [`Error::Io`] when the thread cannot start.
+    /// its settings hold a bad glob; [`Error::AlreadyWatched`] when another
+    /// process (or watcher) already watches this library; [`Error::Io`] when
+    /// the thread cannot start.
     pub fn start(engine: Arc<Engine>, options: WatchOptions, sink: NoticeSink) -> Result<Self> {
+        let lock = lock::WatchLock::acquire(engine.store().path())?;
         let (tx, rx) = mpsc::channel();
         let cancel = Arc::new(AtomicBool::new(false));
         let health = Arc::new(Mutex::new(WatchHealth::default()));
@@ -187,7 +193,7 @@ impl Watcher {
             .name("almirah-watch".into())
             .spawn(move || service.run())
             .map_err(|e| Error::io("almirah-watch thread", e))?;
-        Ok(Self { tx, cancel, thread: Some(thread), health })
+        Ok(Self { tx, cancel, thread: Some(thread), health, _lock: lock })
     }
 
     /// Ask for a reconcile now (e.g. a "refresh" button).
