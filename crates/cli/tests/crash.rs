@@ -108,3 +108,24 @@ fn sigkill_at_named_points_and_random_moments_never_corrupts_the_index() {
     eprintln!("{kills} SIGKILLs landed ({random_kills} at random moments in {tries} tries)");
     assert!(kills >= 20, "only {kills} kills landed");
 }
+
+/// A kill during a format upgrade (v1 → current, all steps in one
+/// transaction) leaves the old format; the next open upgrades it fully.
+#[test]
+fn sigkill_during_a_format_upgrade_leaves_the_old_format_and_the_next_open_upgrades() {
+    let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/../core/tests/fixtures/format-v1/data.mdb");
+    let lib = common::Library::hash(25);
+    std::fs::create_dir_all(lib.data()).unwrap();
+    std::fs::copy(fixture, lib.data().join("data.mdb")).unwrap();
+    let killed = lib.cmd(&["status", "--json"]).env("ALMIRAH_FAILPOINT", "upgrade-before-commit@1").output().unwrap();
+    assert_eq!(killed.status.signal(), Some(9), "the upgrade was not killed: {:?}", killed.status);
+    // The old format is still there: the next open upgrades again (and is killed again).
+    let again_killed =
+        lib.cmd(&["status", "--json"]).env("ALMIRAH_FAILPOINT", "upgrade-before-commit@1").output().unwrap();
+    assert_eq!(again_killed.status.signal(), Some(9), "the killed upgrade had committed: {:?}", again_killed.status);
+    let first = lib.json(&["status"]);
+    assert_eq!(first["format_version"], almirah_core::store::FORMAT_VERSION, "{first}");
+    assert!(first["documents"].as_u64().unwrap() >= 3, "the upgraded library keeps its documents: {first}");
+    let again = lib.json(&["status"]);
+    assert_eq!(again["documents"], first["documents"]);
+}

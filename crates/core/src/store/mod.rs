@@ -216,6 +216,7 @@ impl Store {
                 }
                 Some(v) if v < FORMAT_VERSION => {
                     upgrade::upgrade(dbs, &mut wtxn, v)?;
+                    crate::failpoint::hit("upgrade-before-commit");
                     wtxn.commit()?;
                 }
                 Some(_) => wtxn.abort(),
