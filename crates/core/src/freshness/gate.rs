@@ -13,7 +13,7 @@ use heed::RoTxn;
 use super::describe::FolderSettings;
 use super::meta::DocMeta;
 use super::overrides;
-use super::status::{AsOf, DocInfo, DocStatus, compute};
+use super::status::{AsOf, DocInfo, DocStatus, StatusIndex, compute_indexed};
 use crate::error::Result;
 use crate::ids::{ChunkId, ChunkSet, DocId};
 use crate::store::{Databases, doc_facet};
@@ -29,6 +29,7 @@ pub struct GateInputs {
     metas: BTreeMap<DocId, DocMeta>,
     doc_chunks: BTreeMap<DocId, ChunkSet>,
     unreadable_newer: BTreeMap<DocId, String>,
+    index: StatusIndex,
 }
 
 impl GateInputs {
@@ -43,7 +44,9 @@ impl GateInputs {
         for id in metas.keys() {
             doc_chunks.insert(*id, dbs.facets.get(rtxn, &doc_facet(*id))?.unwrap_or_default());
         }
-        Ok(Self { metas, doc_chunks, unreadable_newer })
+        let docs: Vec<DocInfo<'_>> = metas.iter().map(|(id, meta)| DocInfo { id: *id, meta }).collect();
+        let index = StatusIndex::new(&docs);
+        Ok(Self { metas, doc_chunks, unreadable_newer, index })
     }
 }
 
@@ -134,22 +137,19 @@ impl Gate {
 
     /// The gate for `as_of` and the user's `audiences` over `inputs`.
     pub fn from_inputs(inputs: Arc<GateInputs>, as_of: AsOf, audiences: &[String]) -> Self {
-        let docs: Vec<DocInfo<'_>> = inputs.metas.iter().map(|(id, meta)| DocInfo { id: *id, meta }).collect();
-        let statuses = compute(&docs, &as_of, audiences);
-        let (mut admissible, mut withheld, mut visible) = (ChunkSet::new(), ChunkSet::new(), ChunkSet::new());
-        let mut shown = BTreeMap::new();
-        for (id, status) in statuses {
-            if !status.audience_allowed {
-                continue;
+        let mut statuses = compute_indexed(&inputs.metas, &inputs.index, &as_of, audiences);
+        statuses.retain(|_, s| s.audience_allowed);
+        let (mut current, mut other) = (Vec::new(), Vec::new());
+        for (id, status) in &statuses {
+            if let Some(chunks) = inputs.doc_chunks.get(id) {
+                if status.is_current() { current.push(chunks) } else { other.push(chunks) }
             }
-            if let Some(chunks) = inputs.doc_chunks.get(&id) {
-                visible.union_with(chunks);
-                if status.is_current() { admissible.union_with(chunks) } else { withheld.union_with(chunks) }
-            }
-            shown.insert(id, status);
         }
-        let amended_by = super::amendments::marks(&inputs.metas, &shown);
-        Self { as_of, inputs, admissible, withheld, visible, statuses: shown, amended_by }
+        let admissible = ChunkSet::union_of(current.iter().copied());
+        let withheld = ChunkSet::union_of(other.iter().copied());
+        let visible = ChunkSet::union_of([&admissible, &withheld]);
+        let amended_by = super::amendments::marks(&inputs.metas, &statuses);
+        Self { as_of, inputs, admissible, withheld, visible, statuses, amended_by }
     }
 }
 

@@ -137,29 +137,58 @@ pub struct DocInfo<'a> {
     pub meta: &'a DocMeta,
 }
 
-/// Compute the status of every document.
-pub fn compute(docs: &[DocInfo<'_>], as_of: &AsOf, audiences: &[String]) -> BTreeMap<DocId, DocStatus> {
+/// What the status rules need that depends on neither the as-of date nor
+/// the audience: the documents each reference names, and the series with
+/// more than one version (ids, in document-id order). Built once per
+/// library state with the gate's inputs.
+#[derive(Debug, Default)]
+pub struct StatusIndex {
+    by_ref: HashMap<String, Vec<DocId>>,
+    series: Vec<Vec<DocId>>,
+}
+
+impl StatusIndex {
+    /// Index `docs`.
+    pub fn new(docs: &[DocInfo<'_>]) -> Self {
+        let by_ref = reference_index(docs).into_iter().map(|(r, ids)| (r.to_string(), ids)).collect();
+        let mut series: Vec<Vec<DocId>> =
+            series_groups(docs).into_values().map(|members| members.iter().map(|m| m.id).collect()).collect();
+        series.sort();
+        Self { by_ref, series }
+    }
+}
+
+/// The status of every document in `metas` at `as_of` for `audiences`,
+/// with the date-independent part prepared in `index` (built from the same
+/// `metas`).
+pub fn compute_indexed(
+    metas: &BTreeMap<DocId, DocMeta>,
+    index: &StatusIndex,
+    as_of: &AsOf,
+    audiences: &[String],
+) -> BTreeMap<DocId, DocStatus> {
     let mut table: BTreeMap<DocId, DocStatus> =
-        docs.iter().map(|d| (d.id, own_status(d.meta, as_of, audiences))).collect();
+        metas.iter().map(|(id, m)| (*id, own_status(m, as_of, audiences))).collect();
     let in_force = |m: &DocMeta| in_force_from(m, as_of.start_month).is_none_or(|f| f <= as_of.date);
-    let by_ref = reference_index(docs);
-    for x in docs.iter().filter(|x| in_force(x.meta)) {
-        let refs = x.meta.supersedes.as_ref().map(|f| f.value.as_slice()).unwrap_or_default();
-        for target in refs.iter().flat_map(|r| by_ref.get(r.as_str()).into_iter().flatten()) {
-            if *target != x.id {
-                mark(&mut table, *target, x.id);
+    for (id, meta) in metas.iter().filter(|(_, m)| in_force(m)) {
+        let refs = meta.supersedes.as_ref().map(|f| f.value.as_slice()).unwrap_or_default();
+        for target in refs.iter().flat_map(|r| index.by_ref.get(r.as_str()).into_iter().flatten()) {
+            if target != id {
+                mark(&mut table, *target, *id);
             }
         }
     }
     // Within a series, the newest version in force supersedes every older one.
-    for members in series_groups(docs).values() {
+    for members in &index.series {
+        let member = |id: &DocId| metas.get(id).map(|m| (*id, m));
         let newest = members
             .iter()
-            .filter(|m| in_force(m.meta))
-            .max_by(|a, b| compare_versions(version_key(a.meta), version_key(b.meta)).then(a.id.cmp(&b.id)));
-        let Some(newest) = newest else { continue };
-        for older in members.iter().filter(|m| newer_version(newest.meta, m.meta)) {
-            mark(&mut table, older.id, newest.id);
+            .filter_map(member)
+            .filter(|(_, m)| in_force(m))
+            .max_by(|a, b| compare_versions(version_key(a.1), version_key(b.1)).then(a.0.cmp(&b.0)));
+        let Some((newest_id, newest)) = newest else { continue };
+        for (older, _) in members.iter().filter_map(member).filter(|(_, m)| newer_version(newest, m)) {
+            mark(&mut table, older, newest_id);
         }
     }
     table
