@@ -28,6 +28,14 @@ const ISSUED: [(&str, &str); 9] = [
     ("2.5.17", "2025-03-13"),
 ];
 
+/// OCR uses every core; the tests of this file take turns, so a page's time
+/// limit is never spent waiting for another test's recognisers.
+static OCR_TURN: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn turn() -> std::sync::MutexGuard<'static, ()> {
+    OCR_TURN.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 fn nhai(into: &Path) -> std::path::PathBuf {
     let dir = into.join("nhai");
     common::copy_tree(&common::corpora().join("pdfs_mixed/nhai_circulars_scanned"), &dir);
@@ -44,6 +52,7 @@ fn outcomes_by_stem(report: &Value) -> BTreeMap<String, Value> {
 
 #[test]
 fn scanned_circulars_are_read_dated_searchable_and_never_recognised_twice() {
+    let _turn = turn();
     let docs = tempfile::tempdir().unwrap();
     let dir = nhai(docs.path());
     let lib = common::Library::hash(500);
@@ -129,6 +138,7 @@ fn which(program: &str) -> std::path::PathBuf {
 
 #[test]
 fn a_page_whose_ocr_times_out_is_marked_and_the_rest_of_the_batch_indexes() {
+    let _turn = turn();
     let docs = tempfile::tempdir().unwrap();
     let dir = docs.path().join("in");
     std::fs::create_dir_all(&dir).unwrap();
@@ -163,6 +173,7 @@ fn a_page_whose_ocr_times_out_is_marked_and_the_rest_of_the_batch_indexes() {
 
 #[test]
 fn without_the_ocr_programs_a_scan_names_the_packages_to_install() {
+    let _turn = turn();
     let docs = tempfile::tempdir().unwrap();
     let dir = docs.path().join("in");
     std::fs::create_dir_all(&dir).unwrap();
