@@ -130,15 +130,11 @@ fn switch_over(
     embedded: Vec<ChunkId>,
 ) -> Result<()> {
     store.write(move |mut wtxn, dbs| {
-        let mut queue = dbs.vector_queue.get(&wtxn, crate::store::VECTOR_QUEUE_PENDING)?.unwrap_or_default();
+        let mut queue = crate::store::pending_vectors(dbs, &wtxn)?;
         for id in &embedded {
             queue.remove(*id);
         }
-        if queue.is_empty() {
-            dbs.vector_queue.delete(&mut wtxn, crate::store::VECTOR_QUEUE_PENDING)?;
-        } else {
-            dbs.vector_queue.put(&mut wtxn, crate::store::VECTOR_QUEUE_PENDING, &queue)?;
-        }
+        crate::store::put_pending_vectors(dbs, &mut wtxn, &queue)?;
         if all_chunks(dbs, &wtxn)?.len() as usize >= arroy_build_min {
             let writer = arroy::Writer::<arroy::distances::Cosine>::new(dbs.vectors, new_index, id.dimensions);
             let mut rng = rand::rngs::StdRng::seed_from_u64(crate::update::ARROY_SEED);

@@ -28,7 +28,7 @@ pub fn status(store: &Store, audience: &Audience, folders: &[FolderSettings]) ->
     let mut files_by_status = BTreeMap::new();
     let mut problems = Vec::new();
     let (mut documents, mut chunks, mut vectors_pending) = (0u64, 0u64, 0u64);
-    let queue = dbs.vector_queue.get(&rtxn, crate::store::VECTOR_QUEUE_PENDING)?.unwrap_or_default();
+    let queue = crate::store::pending_vectors(dbs, &rtxn)?;
     for entry in dbs.files.iter(&rtxn)? {
         let (path, record) = entry?;
         if !seen.visible(path, record.doc_id)? {

@@ -266,9 +266,16 @@ pub fn extract_with_ocr(
     host: &dyn ocr::OcrHost,
 ) -> Result<Extracted, ExtractError> {
     match extract(path, bytes) {
-        Err(e) if ocr.enabled && kind_of(path) == FileKind::Pdf && e.wants_ocr() => ocr::read_scan(bytes, ocr, host, e),
+        Err(e) if ocr_may_read(path, &e, ocr) => ocr::read_scan(bytes, ocr, host, e),
         other => other,
     }
+}
+
+/// Whether OCR, as configured, should try `path` after its text layer
+/// gave `text_layer`: a PDF whose text layer is missing, garbled or
+/// unparseable, with OCR enabled.
+pub fn ocr_may_read(path: &Path, text_layer: &ExtractError, ocr: &ocr::OcrOptions) -> bool {
+    ocr.enabled && kind_of(path) == FileKind::Pdf && text_layer.wants_ocr()
 }
 
 /// Split an extracted document into chunks along its structure.

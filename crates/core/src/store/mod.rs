@@ -110,6 +110,27 @@ pub struct Databases {
 /// Key of [`Databases::vector_queue`] holding the chunks waiting for a vector.
 pub const VECTOR_QUEUE_PENDING: &str = "pending";
 
+/// The chunks waiting for a vector, in `txn`.
+///
+/// # Errors
+/// LMDB errors.
+pub fn pending_vectors(dbs: &Databases, txn: &RoTxn<'_>) -> Result<ChunkSet> {
+    Ok(dbs.vector_queue.get(txn, VECTOR_QUEUE_PENDING)?.unwrap_or_default())
+}
+
+/// Store `queue` as the chunks waiting for a vector (an empty queue is deleted).
+///
+/// # Errors
+/// LMDB errors.
+pub fn put_pending_vectors(dbs: &Databases, wtxn: &mut heed::RwTxn<'_>, queue: &ChunkSet) -> Result<()> {
+    if queue.is_empty() {
+        dbs.vector_queue.delete(wtxn, VECTOR_QUEUE_PENDING)?;
+    } else {
+        dbs.vector_queue.put(wtxn, VECTOR_QUEUE_PENDING, queue)?;
+    }
+    Ok(())
+}
+
 /// An open library. Reads open their own transactions ([`Store::read_txn`]);
 /// every write is an operation for the one writer thread ([`Store::write`]).
 pub struct Store {

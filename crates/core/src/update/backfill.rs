@@ -20,7 +20,9 @@ use crate::error::{Error, Result};
 use crate::failpoint;
 use crate::ids::{ChunkId, ChunkSet};
 use crate::progress::{Progress, ProgressEvent};
-use crate::store::{Store, VECTOR_QUEUE_PENDING, all_chunks, cache_key, vector_from_bytes, vector_to_bytes};
+use crate::store::{
+    Store, all_chunks, cache_key, pending_vectors, put_pending_vectors, vector_from_bytes, vector_to_bytes,
+};
 use crate::update::IndexParams;
 
 /// Chunks embedded per backfill transaction (about 1-2 s of MiniLM work on
@@ -49,7 +51,7 @@ pub struct BackfillReport {
 /// LMDB errors.
 pub fn pending(store: &Store) -> Result<ChunkSet> {
     let rtxn = store.read_txn()?;
-    Ok(store.dbs().vector_queue.get(&rtxn, VECTOR_QUEUE_PENDING)?.unwrap_or_default())
+    crate::store::pending_vectors(store.dbs(), &rtxn)
 }
 
 /// Embed every queued chunk. Progress goes out as
@@ -182,7 +184,7 @@ impl Job<'_> {
     fn commit(&self, assigned: Vec<(ChunkId, Vec<f32>)>, fresh: Vec<(Vec<u8>, Vec<f32>)>) -> Result<usize> {
         let (index, dims) = (self.index, self.dims);
         self.store.write(move |mut wtxn, dbs| {
-            let mut queue = dbs.vector_queue.get(&wtxn, VECTOR_QUEUE_PENDING)?.unwrap_or_default();
+            let mut queue = pending_vectors(dbs, &wtxn)?;
             let writer = arroy::Writer::<arroy::distances::Cosine>::new(dbs.vectors, index, dims);
             let mut added = 0;
             for (id, vector) in &assigned {
@@ -194,11 +196,7 @@ impl Job<'_> {
             for (key, vector) in &fresh {
                 dbs.embed_cache.put(&mut wtxn, key, &vector_to_bytes(vector))?;
             }
-            if queue.is_empty() {
-                dbs.vector_queue.delete(&mut wtxn, VECTOR_QUEUE_PENDING)?;
-            } else {
-                dbs.vector_queue.put(&mut wtxn, VECTOR_QUEUE_PENDING, &queue)?;
-            }
+            put_pending_vectors(dbs, &mut wtxn, &queue)?;
             failpoint::hit("backfill-before-commit");
             wtxn.commit()?;
             Ok(added)

@@ -154,7 +154,7 @@ pub fn prepare(
     counters.extract_calls.fetch_add(1, Ordering::Relaxed);
     let extracted = match extract(store, params, counters, &file, &bytes, pass) {
         Ok(x) => x,
-        Err(e) if matches!(pass, Pass::TextLayer) && params.ocr.enabled && wants_ocr(&file, &e) => {
+        Err(e) if matches!(pass, Pass::TextLayer) && almirah_extract::ocr_may_read(&file.path, &e, &params.ocr) => {
             return Ok(Step::NeedsOcr(e));
         }
         Err(e @ ExtractError::OcrUnavailable { .. }) => return Ok(Step::Ready(retry_later(file, e))),
@@ -193,11 +193,6 @@ fn extract(
         counters.ocr_pages_cached.fetch_add(report.cached(), Ordering::Relaxed);
     }
     Ok(extracted)
-}
-
-/// Whether the text-layer error `e` of `file` is one OCR may improve.
-fn wants_ocr(file: &ScannedFile, e: &ExtractError) -> bool {
-    almirah_extract::kind_of(&file.path) == almirah_extract::FileKind::Pdf && e.wants_ocr()
 }
 
 /// OCR pages from the library's OCR cache; page progress as events.
