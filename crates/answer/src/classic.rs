@@ -73,10 +73,27 @@ pub struct Answer {
     pub trace: Trace,
 }
 
-/// Where status lines go ("Searching circulars…").
+/// Where status lines go ("Searching circulars…"), and whether the caller
+/// still wants the answer (a server's client that disconnected does not).
 pub trait Status {
     /// Show one short line.
     fn line(&self, text: &str);
+
+    /// Whether the caller gave up on the question. Checked between steps
+    /// (before each search, tool round and model call); once it is true
+    /// the answer stops with [`almirah_core::Error::Cancelled`] and its
+    /// snapshot is released. Default: never.
+    fn cancelled(&self) -> bool {
+        false
+    }
+}
+
+/// [`almirah_core::Error::Cancelled`] once `status` says the caller gave up.
+///
+/// # Errors
+/// [`almirah_core::Error::Cancelled`].
+pub(crate) fn check_cancelled(status: &dyn Status) -> almirah_core::Result<()> {
+    if status.cancelled() { Err(almirah_core::Error::Cancelled) } else { Ok(()) }
 }
 
 impl<F: Fn(&str)> Status for F {
@@ -125,9 +142,11 @@ pub fn ask(
     let mut answers: Vec<String> = Vec::new();
     for template in queries.iter().take(if hops { crate::plan::MAX_HOPS } else { 4 }) {
         let Some(query) = crate::plan::fill(template, &answers) else { break };
+        check_cancelled(status)?;
         status.line(&format!("Searching: {query}"));
         let results = search(&snapshot, &query, &mut trace)?;
         let evidence: Vec<Evidence> = results.results.hits.iter().take(EVIDENCE_K).map(Evidence::from).collect();
+        check_cancelled(status)?;
         let draft = draft_and_verify(model, &query, &evidence, &mut trace);
         if hops {
             match draft.sentences.first().and_then(|(s, _)| crate::plan::bridge_entity(s, &query)) {
@@ -138,6 +157,7 @@ pub fn ask(
         }
         run.add(draft, evidence, &results);
     }
+    check_cancelled(status)?;
     let last_results = run.results.clone().unwrap_or_else(|| GatedResults::empty(as_of));
     let mut answer = compose(question, &run.draft, &run.evidence, run.withheld.clone(), &snapshot, label, trace)?;
     if let Some(error) = provider_error(&answer.trace) {

@@ -225,6 +225,25 @@ pub enum Command {
         #[arg(long)]
         reconcile_secs: Option<u64>,
     },
+    /// Serve the library as MCP tools over stdin/stdout (search_documents, read_chunk,
+    /// list_documents, lookup_table, ask), as the config's profile, for Claude Desktop,
+    /// VS Code and other MCP clients.
+    Mcp,
+    /// Serve the library over HTTP for a team: search, ask (server-sent events),
+    /// documents, status and MCP at /mcp, with bearer tokens mapped to audience profiles
+    /// (`[serve]` in the config); runs the watcher too. Until Ctrl-C.
+    Serve {
+        /// Port (default `[serve] port`, else 8765; 0 picks a free one).
+        #[arg(long)]
+        port: Option<u16>,
+        /// Address to listen on (default `[serve] bind`, else 127.0.0.1). A non-loopback
+        /// address needs a configured token.
+        #[arg(long)]
+        bind: Option<String>,
+        /// Do not run the watcher (another process keeps the library current).
+        #[arg(long)]
+        no_watch: bool,
+    },
     /// Manage the watched folders in the config file.
     Folders {
         /// What to do.

@@ -445,7 +445,16 @@ impl Engine {
     /// # Errors
     /// Storage errors.
     pub fn status(&self) -> Result<LibraryStatus> {
-        crate::status::status(&self.store, &self.audience, &self.folders())
+        self.status_as(&self.audience)
+    }
+
+    /// [`Engine::status`] for another audience (a server answering
+    /// several profiles): only what `audience` may see is counted or listed.
+    ///
+    /// # Errors
+    /// Storage errors.
+    pub fn status_as(&self, audience: &Audience) -> Result<LibraryStatus> {
+        crate::status::status(&self.store, audience, &self.folders())
     }
 
     /// Re-embed every chunk with the configured embedder into a new vector

@@ -47,6 +47,9 @@ pub struct Config {
     /// page_timeout_ms = 120000  jobs = 0  min_confidence = 60` (programs: `tesseract`,
     /// `pdftoppm`, `pdfimages`, from the packages poppler-utils and tesseract-ocr).
     pub ocr: almirah_core::update::OcrOptions,
+    /// `almirah serve`: bind address, port, bearer tokens and their audience
+    /// profiles, limits (see [`crate::serve`]).
+    pub serve: crate::serve::ServeSection,
 }
 
 /// `[watch]` section.
@@ -64,6 +67,18 @@ pub struct WatchSection {
 impl Default for WatchSection {
     fn default() -> Self {
         Self { debounce_ms: 300, reconcile_secs: 300, poll_interval_ms: 2000 }
+    }
+}
+
+impl WatchSection {
+    /// The watcher's options for `roots` with these timings (each at least
+    /// 10 ms debounce, 1 s between reconciles, 100 ms between polls).
+    pub fn options(&self, roots: Vec<PathBuf>) -> almirah_core::WatchOptions {
+        let mut options = almirah_core::WatchOptions::new(roots);
+        options.debounce = std::time::Duration::from_millis(self.debounce_ms.max(10));
+        options.reconcile_every = std::time::Duration::from_secs(self.reconcile_secs.max(1));
+        options.poll_interval = std::time::Duration::from_millis(self.poll_interval_ms.max(100));
+        options
     }
 }
 

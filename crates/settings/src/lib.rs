@@ -7,6 +7,7 @@ mod config;
 pub mod edit;
 mod error;
 pub mod folders;
+pub mod serve;
 
 pub use config::*;
 pub use error::{Result, SettingsError};

@@ -67,6 +67,7 @@ pub async fn run(
     let parts = if route.parts.is_empty() { vec![question.to_string()] } else { route.parts.clone() };
     let mut m = Machine::new(question, parts, hops, as_of, cfg.clone(), trace);
     loop {
+        crate::classic::check_cancelled(status)?;
         let elapsed = started.elapsed().as_millis() as u64;
         match m.next_step(elapsed) {
             super::Action::CallModel(request) => {
@@ -81,6 +82,7 @@ pub async fn run(
                     if m.trace.tool_calls as usize + outcomes.len() > 0 {
                         almirah_core::failpoint::hit("agent-between-tool-calls");
                     }
+                    crate::classic::check_cancelled(status)?;
                     status.line(&format!("{}: {}", r.name(), r.arguments()));
                     outcomes.push(exec::execute(&snapshot, r));
                 }

@@ -49,7 +49,18 @@ pub fn answer_messages(question: &str, evidence: &[Evidence], retry_note: Option
 
 /// One evidence chunk as a delimited data block.
 pub fn document_block(e: &Evidence) -> String {
-    let mut attrs = format!("key=\"{}\" title=\"{}\"", attribute(&e.key), attribute(&e.title));
+    document_block_with(e, &[])
+}
+
+/// [`document_block`] with more attributes after `key` (e.g. `document`
+/// and `status` for a server's clients), escaped like the others:
+/// `<document key="…" document="…" title="…" …>text</document>`.
+pub fn document_block_with(e: &Evidence, extra: &[(&str, &str)]) -> String {
+    let mut attrs = format!("key=\"{}\"", attribute(&e.key));
+    for (name, value) in extra {
+        attrs.push_str(&format!(" {name}=\"{}\"", attribute(value)));
+    }
+    attrs.push_str(&format!(" title=\"{}\"", attribute(&e.title)));
     if !e.heading_path.is_empty() {
         attrs.push_str(&format!(" section=\"{}\"", attribute(&e.heading_path.join(" > "))));
     }

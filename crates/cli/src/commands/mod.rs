@@ -7,6 +7,7 @@ mod folders;
 mod index;
 mod model;
 mod search;
+mod serve;
 mod status;
 mod watch;
 
@@ -59,6 +60,10 @@ pub fn run(cli: &Cli) -> Result<ExitCode> {
         Command::Status => status::run(&engine, cli.json),
         Command::Folders { action } => folders::run(&engine, cli, action),
         Command::Watch { folders, reconcile_secs } => watch::run(engine, cli, folders, *reconcile_secs),
+        Command::Mcp => serve::mcp(engine, cli),
+        Command::Serve { port, bind, no_watch } => {
+            serve::run(engine, cli, serve::Flags { port: *port, bind: bind.as_deref(), no_watch: *no_watch })
+        }
         Command::Reindex { .. } => status::re_embed(&engine, cli.json),
         Command::Dump => {
             let dump = engine.dump()?;

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, SystemTime};
 
 use almirah_core::watch::{Notice, WatchMode};
-use almirah_core::{Engine, WatchOptions, Watcher};
+use almirah_core::{Engine, Watcher};
 use anyhow::Result;
 
 use crate::Cli;
@@ -44,10 +44,10 @@ pub fn run(engine: Engine, cli: &Cli, extra: &[PathBuf], reconcile_secs: Option<
     if let Some(other) = engine.status()?.watch.filter(|w| w.running && w.pid != std::process::id()) {
         eprintln!("warning: another `almirah watch` (pid {}) is running on this library", other.pid);
     }
-    let mut options = WatchOptions::new(roots);
-    options.debounce = Duration::from_millis(file.watch.debounce_ms.max(10));
-    options.reconcile_every = Duration::from_secs(reconcile_secs.unwrap_or(file.watch.reconcile_secs).max(1));
-    options.poll_interval = Duration::from_millis(file.watch.poll_interval_ms.max(100));
+    let mut options = file.watch.options(roots);
+    if let Some(secs) = reconcile_secs {
+        options.reconcile_every = Duration::from_secs(secs.max(1));
+    }
     install_stop_handlers();
     let json = cli.json;
     let engine = Arc::new(engine);
