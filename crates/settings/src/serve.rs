@@ -94,7 +94,6 @@ pub const DEFAULT_PROFILE: &str = "default";
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
-    use super::*;
 
     #[test]
     fn parses_tokens_and_profiles() {

@@ -3,6 +3,8 @@
 //! scripted model that tries every key, filter and table.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+pub mod audience;
+
 use std::collections::{BTreeSet, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -43,7 +45,7 @@ pub struct Blocked {
 pub struct Library {
     pub name: String,
     _dirs: (tempfile::TempDir, tempfile::TempDir),
-    pub engine: Engine,
+    pub engine: Arc<Engine>,
     pub admitted: Vec<(String, String)>,
     pub blocked: Vec<Blocked>,
     pub hidden_doc_keys: Vec<String>,
@@ -113,13 +115,24 @@ impl Library {
     /// Index what `fill` writes, then read the oracle white-box from the
     /// store: every chunk of every file, judged by `expect` on its path.
     pub fn build(name: &str, fill: impl FnOnce(&Path), expect: fn(&Path) -> Expect, explicit: bool) -> Self {
+        Self::build_with(name, fill, expect, explicit, EmbedderConfig::Hash { dimensions: 64 })
+    }
+
+    /// [`Library::build`] with another embedder (the builtin one for the server's tests).
+    pub fn build_with(
+        name: &str,
+        fill: impl FnOnce(&Path),
+        expect: fn(&Path) -> Expect,
+        explicit: bool,
+        embedder: EmbedderConfig,
+    ) -> Self {
         let (src, data) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
         fill(src.path());
         let mut cfg = EngineConfig::new(data.path());
-        cfg.embedder = EmbedderConfig::Hash { dimensions: 64 };
+        cfg.embedder = embedder;
         cfg.map_size = 1 << 30;
         cfg.audiences = vec!["all-staff".into(), "students".into()];
-        let engine = Engine::open(cfg).unwrap();
+        let engine = Arc::new(Engine::open(cfg).unwrap());
         engine.index(&[src.path().to_path_buf()], &NoProgress, &AtomicBool::new(false)).unwrap();
         let mut lib = Library {
             name: name.into(),
@@ -224,6 +237,16 @@ impl Library {
     /// The folder the library indexes.
     pub fn source(&self) -> &Path {
         self._dirs.0.path()
+    }
+
+    /// The library (data) folder.
+    pub fn data(&self) -> &Path {
+        self._dirs.1.path()
+    }
+
+    /// The keys of the admissible chunks.
+    pub fn admitted_key_list(&self) -> Vec<String> {
+        self.admitted.iter().map(|(k, _)| k.clone()).collect()
     }
 
     fn admitted_keys(&self) -> HashSet<&str> {
