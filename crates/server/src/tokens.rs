@@ -3,7 +3,7 @@
 //! Tokens come from `[[serve.tokens]]` (each mapped to an audience
 //! profile), from `ALMIRAH_SERVE_TOKEN` (the config's own profile), or, for
 //! a loopback server with neither, from a token file the server writes
-//! (see [`crate::local_token`]). Only their BLAKE3 digests are kept, a
+//! (see [`crate::serve::local_token`]). Only their BLAKE3 digests are kept, a
 //! presented token is hashed and compared with every digest in constant
 //! time (`subtle`), and no token is ever logged: logs and `status` name the
 //! entry instead. [`LiveTokens`] re-reads the table when the config file
