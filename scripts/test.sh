@@ -70,6 +70,13 @@ else
   failed=$((failed + 1)); status=1
 fi
 
+step "MCP: the Python mcp SDK drives almirah mcp over stdio (scripts/mcp-python.sh)"
+if scripts/mcp-python.sh "${CARGO_TARGET_DIR:-target}/debug/almirah"; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1)); status=1
+fi
+
 step "desktop: one debug build for the .deb and the end-to-end test"
 set +e
 scripts/desktop-build.sh && scripts/desktop-e2e.sh target/debug/almirah-desktop

@@ -23,6 +23,7 @@ const COMMANDS: &[&str] = &[
     "delete_api_key",
     "connectivity",
     "export_answer",
+    "mcp_setup",
 ];
 
 fn main() {

@@ -44,6 +44,7 @@ pub fn configure<R: Runtime>(builder: Builder<R>, state: AppState) -> Builder<R>
             commands::settings::delete_api_key,
             commands::settings::connectivity,
             commands::chat::export_answer,
+            commands::mcp::mcp_setup,
         ])
 }
 

@@ -1,5 +1,7 @@
 //! `almirah-desktop`: the app. Run with `__extract FILE` it is the
-//! extraction child process the library uses to guard third-party parsers.
+//! extraction child process the library uses to guard third-party parsers;
+//! run with `mcp` it serves the app's library to another assistant over
+//! MCP on stdin/stdout (the Settings page shows how to register it).
 
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
@@ -8,9 +10,13 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let mut args = std::env::args_os().skip(1);
-    if args.next().is_some_and(|a| a == "__extract") {
-        let path = args.next().map(PathBuf::from).unwrap_or_default();
-        return ExitCode::from(almirah_core::update::extract_child_main(&path) as u8);
+    match args.next() {
+        Some(a) if a == "__extract" => {
+            let path = args.next().map(PathBuf::from).unwrap_or_default();
+            return ExitCode::from(almirah_core::update::extract_child_main(&path) as u8);
+        }
+        Some(a) if a == "mcp" => return serve_mcp(),
+        _ => {}
     }
     disable_dmabuf_renderer();
     tracing_subscriber::fmt()
@@ -27,6 +33,23 @@ fn main() -> ExitCode {
         Err(e) => {
             eprintln!("error: Almirah could not start its window: {e}");
             eprintln!("(no display? the command-line `almirah` works without one)");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `almirah-desktop mcp`: the app's library over MCP on stdio (stdout
+/// carries only MCP messages; logs go to stderr).
+fn serve_mcp() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
+        .with_writer(std::io::stderr)
+        .init();
+    let locations = almirah_desktop::Locations { bundled_model: bundled_model(), ..Default::default() };
+    match almirah_desktop::commands::mcp::serve_stdio(&locations) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
             ExitCode::FAILURE
         }
     }

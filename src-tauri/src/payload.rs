@@ -466,3 +466,20 @@ pub struct WatchChangeView {
     #[cfg_attr(test, ts(type = "number"))]
     pub latency_ms: u64,
 }
+
+/// How to register Almirah as an MCP server in another assistant: this
+/// program run with `args` (`mcp`), its config and library in `env`.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export))]
+pub struct McpSetupView {
+    /// The program (this app's executable, absolute).
+    pub command: String,
+    /// Its arguments (`["mcp"]`).
+    pub args: Vec<String>,
+    /// `ALMIRAH_CONFIG` and `ALMIRAH_DATA_DIR`, so it reads this app's library.
+    pub env: Vec<(String, String)>,
+    /// The entry for Claude Desktop's `claude_desktop_config.json`, pretty JSON.
+    pub claude_desktop: String,
+    /// The entry for VS Code's `mcp.json`, pretty JSON.
+    pub vscode: String,
+}

@@ -310,3 +310,21 @@ fn folders_overrides_and_settings_succeed_or_fail_with_a_kind() {
     assert!(remote.to_string().contains("not allowed"), "{remote}");
     assert_eq!((c["offline_ready"].as_bool(), c["model_reachable"].as_bool()), (Some(true), Some(true)), "{c}");
 }
+
+#[test]
+fn the_mcp_snippet_names_this_program_and_the_apps_library() {
+    let h = harness();
+    let view = h.ok("mcp_setup", json!({}));
+    let exe = std::env::current_exe().unwrap().to_string_lossy().into_owned();
+    assert_eq!(view["command"], exe.as_str());
+    assert_eq!(view["args"], json!(["mcp"]));
+    let claude: Value = serde_json::from_str(view["claude_desktop"].as_str().unwrap()).unwrap();
+    let entry = &claude["mcpServers"]["almirah"];
+    assert_eq!(entry["command"], exe.as_str());
+    let data = h.dir.path().join("library");
+    assert_eq!(entry["env"]["ALMIRAH_DATA_DIR"], data.to_string_lossy().as_ref());
+    assert_eq!(entry["env"]["ALMIRAH_CONFIG"], h.dir.path().join("config.toml").to_string_lossy().as_ref());
+    let vscode: Value = serde_json::from_str(view["vscode"].as_str().unwrap()).unwrap();
+    assert_eq!(vscode["servers"]["almirah"]["type"], "stdio");
+    assert_eq!(vscode["servers"]["almirah"]["args"], json!(["mcp"]));
+}

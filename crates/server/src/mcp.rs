@@ -112,3 +112,16 @@ pub fn run_stdio(engine: Arc<almirah_core::Engine>, setup: crate::Setup) -> Resu
     let service = Service::new(engine, setup)?;
     runtime.block_on(serve_stdio(service))
 }
+
+/// The JSON an MCP client needs to start `command args…` over stdio with
+/// `env`: `(Claude Desktop, VS Code)`, i.e. an entry of `mcpServers` in
+/// `claude_desktop_config.json` and of `servers` in VS Code's `mcp.json`,
+/// both named `almirah`.
+pub fn client_snippets(command: &str, args: &[&str], env: &[(&str, String)]) -> (serde_json::Value, serde_json::Value) {
+    let env: serde_json::Map<String, Value> =
+        env.iter().map(|(k, v)| ((*k).to_string(), Value::from(v.clone()))).collect();
+    let claude = serde_json::json!({"mcpServers": {"almirah": {"command": command, "args": args, "env": env}}});
+    let vscode =
+        serde_json::json!({"servers": {"almirah": {"type": "stdio", "command": command, "args": args, "env": env}}});
+    (claude, vscode)
+}

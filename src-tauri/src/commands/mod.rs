@@ -6,4 +6,5 @@ pub mod chat;
 pub mod documents;
 pub mod import;
 pub mod library;
+pub mod mcp;
 pub mod settings;

@@ -16,6 +16,7 @@ import type { IndexProgress } from "../bindings/IndexProgress";
 import type { IndexSummary } from "../bindings/IndexSummary";
 import type { KeyStatus } from "../bindings/KeyStatus";
 import type { LibraryOverview } from "../bindings/LibraryOverview";
+import type { McpSetupView } from "../bindings/McpSetupView";
 import type { SettingsView } from "../bindings/SettingsView";
 import type { SourceView } from "../bindings/SourceView";
 import type { WatchChangeView } from "../bindings/WatchChangeView";
@@ -137,6 +138,9 @@ export const deleteApiKey = (provider: KeyProvider) =>
   call<KeyStatus>("delete_api_key", { provider });
 
 export const connectivity = () => call<Connectivity>("connectivity");
+
+/** The JSON that registers this app as an MCP server in Claude Desktop and VS Code. */
+export const mcpSetup = () => call<McpSetupView>("mcp_setup");
 
 // ---- events --------------------------------------------------------------
 

@@ -18,6 +18,7 @@ import type { IndexProgress } from "../bindings/IndexProgress";
 import type { IndexSummary } from "../bindings/IndexSummary";
 import type { KeyStatus } from "../bindings/KeyStatus";
 import type { LibraryOverview } from "../bindings/LibraryOverview";
+import type { McpSetupView } from "../bindings/McpSetupView";
 import type { ProblemView } from "../bindings/ProblemView";
 import type { SettingsView } from "../bindings/SettingsView";
 import type { SourceView } from "../bindings/SourceView";
@@ -442,6 +443,19 @@ function connectivity(): Connectivity {
   return { offline_ready: false, model_reachable: true, message: `Online · ${settings.chat_provider} ${settings.chat_model}`.trim() };
 }
 
+function mcpSetup(): McpSetupView {
+  const command = "/usr/bin/almirah-desktop";
+  const env: [string, string][] = [["ALMIRAH_CONFIG", "/home/asha/.config/almirah/config.toml"], ["ALMIRAH_DATA_DIR", "/home/asha/.local/share/almirah"]];
+  const envObj = Object.fromEntries(env);
+  return {
+    command,
+    args: ["mcp"],
+    env,
+    claude_desktop: JSON.stringify({ mcpServers: { almirah: { command, args: ["mcp"], env: envObj } } }, null, 2),
+    vscode: JSON.stringify({ servers: { almirah: { type: "stdio", command, args: ["mcp"], env: envObj } } }, null, 2),
+  };
+}
+
 async function dispatch(cmd: string, args: Args): Promise<unknown> {
   await sleep(60);
   switch (cmd) {
@@ -533,6 +547,7 @@ async function dispatch(cmd: string, args: Args): Promise<unknown> {
       return keyStatus(provider);
     }
     case "connectivity": return connectivity();
+    case "mcp_setup": return mcpSetup();
     default: return fail("bug", `mock: unknown command ${cmd}`);
   }
 }

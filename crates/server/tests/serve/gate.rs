@@ -67,7 +67,13 @@ async fn a_staff_token_never_sees_hr_only_documents_through_any_endpoint() {
         let chat = json!({"model": "almirah", "messages": [{"role": "user", "content": q}]});
         let (code, body) = served.post("/v1/chat/completions", Some(STAFF), &chat).await;
         assert_eq!(code, 200, "{body}");
+        let reply: Value = serde_json::from_str(&body).unwrap();
+        assert!(reply["choices"][0]["message"]["content"].as_str().is_some_and(|c| !c.is_empty()), "{body}");
         check(format!("chat {q:?}"), &body);
+        let streamed = json!({"model": "almirah", "stream": true, "messages": [{"role": "user", "content": q}]});
+        let (code, body) = served.post("/v1/chat/completions", Some(STAFF), &streamed).await;
+        assert!(code == 200 && body.contains("chat.completion.chunk") && body.ends_with("data: [DONE]\n\n"), "{body}");
+        check(format!("chat stream {q:?}"), &body);
     }
     // Positive control: the hr token does see the salary bands.
     let (_, body) = served.get(&format!("/v1/search?q={}", enc("Band C pays")), Some(HR)).await;
@@ -163,5 +169,56 @@ async fn as_of_in_the_past_admits_the_then_current_version_only() {
     let (_, now) = served.get(&format!("/v1/search?q={q}&k=20&as_of=2026-11-29"), Some(STAFF)).await;
     assert!(bonus(&now).is_empty(), "{now}");
     assert!(now.contains("superseded by a newer document"), "{now}");
+    served.stop().await;
+}
+
+/// One JSON-RPC message to `/mcp` as `token` in `session`: the status, the
+/// session id the server gave, and the body.
+async fn raw_mcp(served: &Served, token: &str, session: Option<&str>, body: Value) -> (u16, Option<String>, String) {
+    let mut req = Served::client()
+        .post(format!("{}/mcp", served.url))
+        .bearer_auth(token)
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2025-06-18")
+        .json(&body);
+    if let Some(s) = session {
+        req = req.header("mcp-session-id", s);
+    }
+    let resp = req.send().await.unwrap();
+    let id = resp.headers().get("mcp-session-id").map(|v| v.to_str().unwrap().to_string());
+    (resp.status().as_u16(), id, resp.text().await.unwrap())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_mcp_session_opened_with_one_token_answers_each_request_as_its_own_token() {
+    let served = Served::audience().await;
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}});
+    let (status, session, body) = raw_mcp(&served, HR, None, init).await;
+    assert_eq!(status, 200, "{body}");
+    let session = session.expect("a session id");
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    assert_eq!(raw_mcp(&served, HR, Some(&session), initialized).await.0, 202);
+    let search = |id: u32| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+               "params": {"name": "search_documents", "arguments": {"query": "Band C pays", "k": 8}}})
+    };
+    let (status, _, as_hr) = raw_mcp(&served, HR, Some(&session), search(2)).await;
+    assert_eq!(status, 200, "{as_hr}");
+    assert!(as_hr.contains("CANARYHRSALARYC"), "the hr token should see its page: {as_hr}");
+    // The staff token reuses the hr session: it still sees only what staff may see.
+    let (status, _, as_staff) = raw_mcp(&served, STAFF, Some(&session), search(3)).await;
+    assert_eq!(status, 200, "{as_staff}");
+    assert!(served.leaks(&as_staff).is_empty(), "{:?}", served.leaks(&as_staff));
+    // And without a token the session id alone gets nothing.
+    let resp = Served::client()
+        .post(format!("{}/mcp", served.url))
+        .header("mcp-session-id", &session)
+        .header("accept", "application/json, text/event-stream")
+        .json(&search(4))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 401);
     served.stop().await;
 }

@@ -90,10 +90,45 @@ fn notice(i: usize) -> String {
     )
 }
 
+/// p50 of one search, sequentially: in process (a snapshot and a search on
+/// the blocking pool) and over HTTP (the same plus the token check, JSON
+/// and loopback TCP); their difference is the request overhead.
+async fn sequential_overhead(served: &Served) -> (f64, f64) {
+    let client = Served::client();
+    let (mut local, mut http) = (Vec::new(), Vec::new());
+    for i in 0..40 {
+        let q = QUERIES[i % QUERIES.len()];
+        let engine = served.lib.engine.clone();
+        let started = Instant::now();
+        tokio::task::spawn_blocking(move || {
+            let reader = engine.reader();
+            let snapshot = reader.snapshot(reader.as_of(None, None)).unwrap();
+            let opts = almirah_core::SearchOptions { k: 5, ..reader.settings().search };
+            snapshot.search(q, &opts, 5, &Default::default()).unwrap()
+        })
+        .await
+        .unwrap();
+        local.push(started.elapsed().as_secs_f64() * 1000.0);
+        let started = Instant::now();
+        let url = format!("{}/v1/search?q={}&k=5", served.url, crate::common::enc(q));
+        let body = client.get(url).bearer_auth(STAFF).send().await.unwrap().text().await.unwrap();
+        http.push(started.elapsed().as_secs_f64() * 1000.0);
+        assert!(body.contains("\"hits\""), "{body}");
+    }
+    local.sort_by(f64::total_cmp);
+    http.sort_by(f64::total_cmp);
+    (percentile(&local[5..], 0.5), percentile(&http[5..], 0.5))
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn load_on_loopback_while_the_watcher_adds_files() {
     let size = size();
     let served = Arc::new(Served::audience().await);
+    let (local, http) = sequential_overhead(&served).await;
+    eprintln!(
+        "serve overhead: one search p50 {local:.2} ms in process, {http:.2} ms over HTTP (+{:.2} ms)",
+        http - local
+    );
     let source = served.lib.source().canonicalize().unwrap();
     let changes = Arc::new(AtomicUsize::new(0));
     let seen = changes.clone();
