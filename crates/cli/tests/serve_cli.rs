@@ -56,7 +56,10 @@ fn text(result: &rmcp::model::CallToolResult) -> String {
 
 #[test]
 fn a_real_mcp_client_drives_almirah_mcp_over_stdio() {
-    let (lib, _docs) = library("[sessions]\ncurrent = \"2026-27\"\n");
+    // A [serve] token whose variable the MCP client does not set must not stop stdio.
+    let (lib, _docs) = library(
+        "[sessions]\ncurrent = \"2026-27\"\n[[serve.tokens]]\nname = \"x\"\ntoken_env = \"ALMIRAH_TEST_UNSET\"\n",
+    );
     let withheld: Value = lib.json(&["search", "hostel fee scholarship holders", "--all-versions"]);
     let old_key = withheld["withheld"]
         .as_array()

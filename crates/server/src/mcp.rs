@@ -100,11 +100,17 @@ pub async fn serve_stdio(service: Arc<Service>) -> Result<(), ServerError> {
 }
 
 /// [`serve_stdio`] on a runtime of its own, blocking until the client
-/// closes stdin (what `almirah mcp` and `almirah-desktop mcp` run).
+/// closes stdin (what `almirah mcp` and `almirah-desktop mcp` run). Stdio
+/// needs no token (the client started the process), so `[serve]` tokens
+/// are not read: one whose `token_env` is unset in the client's
+/// environment does not stop it.
 ///
 /// # Errors
 /// As [`Service::new`] and [`serve_stdio`].
-pub fn run_stdio(engine: Arc<almirah_core::Engine>, setup: crate::Setup) -> Result<(), ServerError> {
+pub fn run_stdio(engine: Arc<almirah_core::Engine>, mut setup: crate::Setup) -> Result<(), ServerError> {
+    setup.config.serve.tokens.clear();
+    setup.config_path = None;
+    setup.extra_tokens = crate::ExtraTokens::default();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
