@@ -121,7 +121,7 @@ fn answer_with(
     if reply.content.trim().is_empty() {
         return Err(ModelError::BadReply(format!("{}: empty answer", model.id())));
     }
-    Ok(prompt::parse_draft(&reply.content, reply.usage))
+    Ok(prompt::parse_draft(&reply.content, reply.usage, evidence))
 }
 
 fn transport_config(id: &str, key: Option<FoundKey>, auth: AuthStyle, options: &ProviderOptions) -> TransportConfig {
