@@ -1,13 +1,15 @@
 //! The answer prompt and draft parsing.
 
-use super::super::prompt::{answer_messages, document_block, parse_draft, system_prompt};
+use super::super::prompt::{Citing, answer_messages, document_block, parse_draft, system_prompt};
 use super::evidence;
 use crate::classic::ABSTAIN;
 use crate::model::{Role, Usage};
 
 #[test]
 fn the_system_prompt_marks_documents_as_data_and_names_the_abstention() {
-    let system = system_prompt();
+    let system = system_prompt(Citing::Numbers);
+    assert!(system_prompt(Citing::Keys).contains("<document key=\"…\" title=\"…\">"));
+    assert!(!system_prompt(Citing::Keys).contains("::"), "no example key");
     assert!(system.contains("<passage n=\"…\" title=\"…\">"));
     // No concrete key or fact a small model could copy.
     assert!(!system.contains("::"), "{system}");
@@ -33,13 +35,13 @@ fn a_chunk_cannot_close_its_block_or_forge_attributes() {
 #[test]
 fn messages_are_system_then_one_user_message() {
     let ev = [evidence("a::1", "A", "one"), evidence("b::2", "B", "two")];
-    let messages = answer_messages("  What?  ", &ev, None);
+    let messages = answer_messages("  What?  ", &ev, None, Citing::Numbers);
     assert_eq!(messages.iter().map(|m| m.role).collect::<Vec<_>>(), [Role::System, Role::User]);
     let user = &messages[1].content;
     assert!(user.find("<passage n=\"1\" title=\"A\"").unwrap() < user.find("<passage n=\"2\" title=\"B\"").unwrap());
     assert!(!user.contains("a::1") && !user.contains("b::2"), "keys are not shown to the drafting model: {user}");
     assert!(user.ends_with("Question: What?\n"), "{user}");
-    assert!(!answer_messages("q", &ev, Some(" ")).last().unwrap().content.contains("previous answer"));
+    assert!(!answer_messages("q", &ev, Some(" "), Citing::Numbers).last().unwrap().content.contains("previous answer"));
 }
 
 #[test]
@@ -81,7 +83,8 @@ fn only_passages_shown_in_the_call_can_be_cited() {
 #[test]
 fn retry_notes_name_passages_by_number() {
     let ev = [evidence("a@1::x#1", "A", "one"), evidence("a@1::x#12", "A", "two")];
-    let messages = answer_messages("q", &ev, Some("sentence 1 cites [a@1::x#12] but its number 5 is not there"));
+    let messages =
+        answer_messages("q", &ev, Some("sentence 1 cites [a@1::x#12] but its number 5 is not there"), Citing::Numbers);
     let user = &messages[1].content;
     assert!(user.contains("sentence 1 cites [2] but its number 5"), "{user}");
     assert!(!user.contains("::"), "{user}");
