@@ -1,11 +1,16 @@
 //! Throughput of the builtin embedder on real chunk-sized texts, for tuning
 //! (issue 16): `cargo run --release -p almirah-embed --example embed_speed -- <folder> [texts]`.
 //! Texts are ~1,000-character pieces of the folder's Markdown files, in
-//! file order; prints chunks/s for each batch limit in `$BATCHES` (default 8,16,32).
+//! file order; prints chunks/s for each batch limit in `$BATCHES` (default 8,16,32)
+//! and each number of workers in `$WORKERS` (default 1,2: forward passes at once).
 
 use std::time::Instant;
 
 use almirah_embed::{BuiltinEmbedder, Embedder, InputKind};
+
+/// As in the binaries (see `almirah`'s main.rs).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
@@ -29,15 +34,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     texts.truncate(want);
     let batches = std::env::var("BATCHES").unwrap_or_else(|_| "8,16,32".into());
-    for b in batches.split(',') {
-        let b: usize = b.trim().parse()?;
-        let model = BuiltinEmbedder::load(None)?.with_max_batch(b);
+    let workers = std::env::var("WORKERS").unwrap_or_else(|_| "1,2".into());
+    for (b, w) in batches.split(',').flat_map(|b| workers.split(',').map(move |w| (b, w))) {
+        let (b, w): (usize, usize) = (b.trim().parse()?, w.trim().parse()?);
+        let model = BuiltinEmbedder::load(None)?.with_max_batch(b).with_workers(w)?;
         let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
         model.embed(&refs[..b.min(refs.len())], InputKind::Document)?;
         let started = Instant::now();
         model.embed(&refs, InputKind::Document)?;
         let s = started.elapsed().as_secs_f64();
-        println!("batch {b:>3}: {} texts in {s:.1} s = {:.1} chunks/s", refs.len(), refs.len() as f64 / s);
+        println!("batch {b:>3}, workers {w}: {} texts in {s:.1} s = {:.1} chunks/s", refs.len(), refs.len() as f64 / s);
     }
     Ok(())
 }

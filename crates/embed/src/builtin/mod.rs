@@ -29,12 +29,18 @@ pub const BUILTIN_DIMENSIONS: usize = 384;
 pub const BUILTIN_MAX_TOKENS: usize = 256;
 /// Texts per forward pass by default; each batch is padded to its own longest text.
 const MAX_BATCH: usize = 32;
+/// Most forward passes run at once by default (one per core, at most this).
+const MAX_WORKERS: usize = 4;
 
 /// all-MiniLM-L6-v2 on the CPU: 384-dimensional unit vectors, inputs truncated
 /// at 256 word pieces, English only. Provider id `builtin`, no prefixes.
 pub struct BuiltinEmbedder {
     model: BertModel,
     max_batch: usize,
+    /// One single-threaded rayon pool per worker: a call with several
+    /// batches runs one forward pass per worker at once (data parallel),
+    /// instead of splitting each matrix product over all cores.
+    workers: Vec<rayon::ThreadPool>,
     tokenizer: Tokenizer,
     id: EmbedderId,
     dir: PathBuf,
@@ -65,7 +71,19 @@ impl BuiltinEmbedder {
         let weights = std::fs::read(dir.join("model.safetensors")).map_err(model_err)?;
         let vb = VarBuilder::from_buffered_safetensors(weights, DType::F32, &Device::Cpu).map_err(model_err)?;
         let model = BertModel::load(vb, &config).map_err(model_err)?;
-        Ok(Self { model, max_batch: MAX_BATCH, tokenizer, id: builtin_id(), dir })
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        let workers = worker_pools(cores.min(MAX_WORKERS))?;
+        Ok(Self { model, max_batch: MAX_BATCH, workers, tokenizer, id: builtin_id(), dir })
+    }
+
+    /// The same model with `workers` forward passes at once (at least 1;
+    /// 1 splits each pass over every core, as candle does by default).
+    ///
+    /// # Errors
+    /// [`EmbedError::Model`] when a worker thread cannot be started.
+    pub fn with_workers(mut self, workers: usize) -> Result<Self, EmbedError> {
+        self.workers = worker_pools(workers)?;
+        Ok(self)
     }
 
     /// The same model with at most `max_batch` texts per forward pass (at least 1).
@@ -121,19 +139,82 @@ impl Embedder for BuiltinEmbedder {
     /// chunk is not padded to the longest one in the call; vectors come back
     /// in input order.
     fn embed(&self, texts: &[&str], _kind: InputKind) -> Result<Vec<Vec<f32>>, EmbedError> {
+        let batches = length_batches(texts, self.max_batch);
+        let embedded = if self.workers.len() > 1 && batches.len() > 1 {
+            self.embed_parallel(texts, &batches)
+        } else {
+            batches.iter().map(|b| self.embed_indices(texts, b)).collect()
+        };
         let mut out: Vec<Option<Vec<f32>>> = vec![None; texts.len()];
-        for batch in length_batches(texts, self.max_batch) {
-            let batch_texts: Vec<&str> = batch.iter().map(|&i| texts[i]).collect();
-            let vectors = self.embed_batch(&batch_texts)?;
-            if vectors.len() != batch.len() {
-                return Err(EmbedError::Protocol(format!("{} vectors for {} texts", vectors.len(), batch.len())));
-            }
-            for (i, v) in batch.into_iter().zip(vectors) {
+        for (batch, vectors) in batches.iter().zip(embedded?) {
+            for (&i, v) in batch.iter().zip(vectors) {
                 out[i] = Some(v);
             }
         }
         out.into_iter().collect::<Option<Vec<_>>>().ok_or_else(|| EmbedError::Protocol("a text got no vector".into()))
     }
+}
+
+impl BuiltinEmbedder {
+    /// One forward pass over `texts[batch]`, one vector per index.
+    fn embed_indices(&self, texts: &[&str], batch: &[usize]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        let batch_texts: Vec<&str> = batch.iter().map(|&i| texts[i]).collect();
+        let vectors = self.embed_batch(&batch_texts)?;
+        if vectors.len() != batch.len() {
+            return Err(EmbedError::Protocol(format!("{} vectors for {} texts", vectors.len(), batch.len())));
+        }
+        Ok(vectors)
+    }
+
+    /// The batches spread over the workers, each taking the next batch
+    /// not yet taken (longest last, as sorted); results in batch order.
+    fn embed_parallel(&self, texts: &[&str], batches: &[Vec<usize>]) -> Result<Vec<Vec<Vec<f32>>>, EmbedError> {
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let results: Vec<Vec<BatchVectors>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = self
+                .workers
+                .iter()
+                .map(|pool| {
+                    let next = &next;
+                    scope.spawn(move || {
+                        pool.install(|| {
+                            let mut done = Vec::new();
+                            loop {
+                                let b = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                                let Some(batch) = batches.get(b) else { return done };
+                                done.push((b, self.embed_indices(texts, batch)));
+                            }
+                        })
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap_or_default()).collect()
+        });
+        let mut ordered: Vec<Option<Vec<Vec<f32>>>> = vec![None; batches.len()];
+        for (b, result) in results.into_iter().flatten() {
+            ordered[b] = Some(result?);
+        }
+        ordered
+            .into_iter()
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| EmbedError::Model("an embedding worker stopped".into()))
+    }
+}
+
+/// A batch's index and its vectors (or the error of its forward pass).
+type BatchVectors = (usize, Result<Vec<Vec<f32>>, EmbedError>);
+
+/// `n` (at least 1) single-threaded rayon pools.
+fn worker_pools(n: usize) -> Result<Vec<rayon::ThreadPool>, EmbedError> {
+    (0..n.max(1))
+        .map(|w| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(1)
+                .thread_name(move |_| format!("almirah-embed-{w}"))
+                .build()
+                .map_err(model_err)
+        })
+        .collect()
 }
 
 /// Most padding a batch may carry: its padded size (longest × count) stays

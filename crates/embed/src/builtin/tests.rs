@@ -122,3 +122,23 @@ fn vectors_do_not_depend_on_what_else_is_in_the_call() {
     assert!(cosine(&alone[0], &mixed[1]) > 0.9999, "{}", cosine(&alone[0], &mixed[1]));
     assert!(cosine(&mixed[0], &mixed[1]) < 0.99, "order kept: the long text's vector differs");
 }
+
+/// Forward passes spread over workers give the vectors one pass at a time
+/// gives, in input order (batches of 2 over texts of mixed lengths, so
+/// several batches run at once and finish out of order).
+#[test]
+fn parallel_workers_match_one_pass_at_a_time() {
+    let long = LEAVE.repeat(12);
+    let texts = [QUERY, long.as_str(), HOTEL, "", LEAVE, long.as_str(), "Guests leave by 7 pm.", HOTEL];
+    let one = BuiltinEmbedder::load(None).unwrap().with_max_batch(2).with_workers(1).unwrap();
+    let two = BuiltinEmbedder::load(None).unwrap().with_max_batch(2).with_workers(2).unwrap();
+    assert!(length_batches(&texts, 2).len() >= 4);
+    let a = one.embed(&texts, InputKind::Document).unwrap();
+    let b = two.embed(&texts, InputKind::Document).unwrap();
+    assert_eq!(a.len(), texts.len());
+    for (i, (x, y)) in a.iter().zip(&b).enumerate() {
+        assert!(cosine(x, y) > 0.99999, "text {i}: cosine {}", cosine(x, y));
+    }
+    assert!(cosine(&b[2], &b[7]) > 0.99999 && cosine(&b[1], &b[5]) > 0.99999);
+    assert!(cosine(&b[0], &b[2]) < 0.9, "distinct texts keep distinct vectors");
+}
