@@ -155,7 +155,7 @@ fn fee_and_scholarship_use_the_table_and_circular_14_only() {
     assert!(cites(&a, "fees@2026-27") && cites(&a, "circular-14@2026-27"), "{:?}", a.citations);
     assert!(!cites(&a, "circular-09"), "{:?}", a.citations);
     let lower = a.text.to_lowercase();
-    assert!(lower.contains("half"), "{}", a.text);
+    assert!(lower.contains("half"), "{}\n{}", a.text, a.trace.render());
     assert!(!lower.contains("is free") && !lower.contains("no hostel fee") && !lower.contains("rs 0"), "{}", a.text);
     let withheld_09 = a.trace.steps.iter().any(|s| match s {
         Step::Search { withheld, .. } => withheld

@@ -1,7 +1,10 @@
 //! Citation and numeric verification (ARCHITECTURE §5): every sentence cites
 //! at least one chunk this run retrieved and admitted, and every number in
 //! it appears in a cited chunk or in the question (or is shown as arithmetic
-//! over such numbers).
+//! over such numbers), and no sentence flips the negation of the cited
+//! sentence it restates ([`negation`]).
+
+pub mod negation;
 
 use crate::builtin::{BuiltinModel, looks_like_injection};
 use crate::evidence::Evidence;
@@ -26,6 +29,9 @@ pub fn check(sentence: &str, keys: &[String], evidence: &[Evidence], question: &
     let claim = numeric::strip_system_labels(sentence);
     if let Some(gap) = unsupported(&claim, &cited) {
         return Some(gap);
+    }
+    if let Some(flip) = negation::flipped(&claim, &cited) {
+        return Some(flip);
     }
     numeric::check_sentence(&claim, &cited, question).err().map(|v| v.to_string())
 }

@@ -1,0 +1,164 @@
+//! The negation check: a claim must not flip the polarity of the sentence
+//! it restates. "Credit hours never expire", drafted as "credit hours
+//! expire", passes the support check (every word is in the chunk) and the
+//! numeric check (no numbers), so it needs its own rule: find the cited
+//! sentence the claim restates (most of its content words) and compare
+//! whether each says "not", "no", "never" (or another negation).
+
+use std::collections::BTreeSet;
+
+use crate::builtin::{BuiltinModel, join_wrapped_lines};
+use crate::citations::split_sentences;
+
+/// Words that negate an English sentence (lower case; "n't" endings and
+/// "cannot" are matched apart).
+const NEGATIONS: &[&str] =
+    &["not", "no", "never", "none", "nothing", "neither", "nor", "without", "nobody", "nowhere", "non"];
+
+/// Share of a claim's content words a cited sentence must hold for the
+/// claim to count as restating it (below, the claim is a summary or a
+/// combination, and only the support check applies).
+const RESTATES: f32 = 0.6;
+
+/// The negation cue of `text`, if it has one ("never", "n't", …). Not
+/// negations: "No." or "No" before a number ("Circular No. 14", "No.2.2.14"),
+/// and a leading "No," or "No:" that answers a yes/no question before the
+/// statement.
+pub fn negation_cue(text: &str) -> Option<String> {
+    let body = without_reply_word(text);
+    let words: Vec<(usize, &str)> = word_spans(body);
+    words.iter().enumerate().find_map(|(i, &(at, raw))| {
+        let w = raw.to_lowercase().replace('’', "'");
+        let after = &body[at + raw.len()..];
+        let numbering = w == "no"
+            && (after.starts_with('.')
+                || words.get(i + 1).is_some_and(|(_, n)| n.starts_with(|c: char| c.is_ascii_digit())));
+        if numbering {
+            None
+        } else if NEGATIONS.contains(&w.as_str()) || w == "cannot" {
+            Some(w)
+        } else if w.ends_with("n't") {
+            Some("n't".to_string())
+        } else {
+            None
+        }
+    })
+}
+
+/// `text` without a leading "Yes,"/"No:"-style reply word.
+fn without_reply_word(text: &str) -> &str {
+    let t = text.trim_start();
+    for word in ["yes", "no"] {
+        if t.len() > word.len() && t[..word.len()].eq_ignore_ascii_case(word) {
+            let rest = &t[word.len()..];
+            if let Some(stripped) = rest.strip_prefix([',', ':', ';', '.', '—', '-']) {
+                return stripped;
+            }
+        }
+    }
+    t
+}
+
+/// Words (letters, digits and apostrophes) with their byte offsets.
+fn word_spans(text: &str) -> Vec<(usize, &str)> {
+    let is_word = |c: char| c.is_alphanumeric() || c == '\'' || c == '’';
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in text.char_indices() {
+        match (is_word(c), start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                out.push((s, &text[s..i]));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push((s, &text[s..]));
+    }
+    out
+}
+
+/// Why `claim` flips a sentence of `cited` it restates, if it does: the
+/// message quotes the sentence and names the negation one side has.
+pub fn flipped(claim: &str, cited: &[&str]) -> Option<String> {
+    let model = BuiltinModel::default();
+    let words = model.literal_terms(claim);
+    if words.is_empty() {
+        return None;
+    }
+    let source = restated_sentence(&model, &words, cited)?;
+    match (negation_cue(claim), negation_cue(&source)) {
+        (None, Some(cue)) => {
+            let says = around(&source, &cue);
+            Some(format!("its citation says \"{says}\" (\"{cue}\"); the sentence drops the negation: {claim:?}"))
+        }
+        (Some(cue), None) => Some(format!("its citation has no negation where the sentence says \"{cue}\": {claim:?}")),
+        _ => None,
+    }
+}
+
+/// The words of `sentence` around its first `cue` (three either side), the
+/// short quote a retry note needs.
+fn around(sentence: &str, cue: &str) -> String {
+    let words: Vec<&str> = sentence.split_whitespace().collect();
+    let hit = words.iter().position(|w| negation_cue(w).as_deref() == Some(cue)).unwrap_or(0);
+    words[hit.saturating_sub(3)..(hit + 4).min(words.len())].join(" ")
+}
+
+/// The cited sentence holding the largest share (at least [`RESTATES`]) of
+/// `words`.
+fn restated_sentence(model: &BuiltinModel, words: &BTreeSet<String>, cited: &[&str]) -> Option<String> {
+    let mut best: Option<(f32, String)> = None;
+    for text in cited {
+        for s in split_sentences(&join_wrapped_lines(text)) {
+            let own = model.literal_terms(&s.text);
+            let share = words.iter().filter(|w| own.contains(*w)).count() as f32 / words.len() as f32;
+            if share >= RESTATES && best.as_ref().is_none_or(|(b, _)| share > *b) {
+                best = Some((share, s.text.trim().to_string()));
+            }
+        }
+    }
+    best.map(|(_, s)| s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CREDIT: &str = "Credit hours never expire. They can be used at any time before you leave.";
+
+    #[test]
+    fn a_dropped_never_is_caught_and_quoted() {
+        let why = flipped("Credit hours expire.", &[CREDIT]).unwrap_or_default();
+        assert!(why.contains("says \"Credit hours never expire.\"") && why.contains("(\"never\")"), "{why}");
+    }
+
+    #[test]
+    fn an_added_not_is_caught() {
+        let why = flipped("They can not be used at any time before you leave.", &[CREDIT]).unwrap_or_default();
+        assert!(why.contains("no negation where the sentence says \"not\""), "{why}");
+    }
+
+    #[test]
+    fn paraphrased_negations_and_plain_restatements_pass() {
+        assert_eq!(flipped("Credit hours do not expire.", &[CREDIT]), None);
+        assert_eq!(flipped("Credit hours don't ever expire.", &[CREDIT]), None);
+        assert_eq!(flipped("Credit hours can be used at any time before you leave.", &[CREDIT]), None);
+        // A claim that restates no one sentence is left to the support check.
+        assert_eq!(flipped("Hotels are capped at INR 6,000.", &[CREDIT]), None);
+        assert_eq!(flipped("The deposit is not refundable.", &["The deposit is non-refundable."]), None);
+    }
+
+    #[test]
+    fn cues_are_whole_words() {
+        assert_eq!(negation_cue("Nothing is owed"), Some("nothing".into()));
+        assert_eq!(negation_cue("You can’t carry it over"), Some("n't".into()));
+        assert_eq!(negation_cue("Notify the office in November"), None);
+        assert_eq!(negation_cue("You cannot claim it"), Some("cannot".into()));
+        assert_eq!(negation_cue("Circular No. 14 (2026-27) and Policy Circular No.2.2.14"), None);
+        assert_eq!(negation_cue("No, the hostel fee is Rs 14,000."), None);
+        assert_eq!(negation_cue("No hostel fee is charged."), Some("no".into()));
+    }
+}
