@@ -222,3 +222,30 @@ async fn an_mcp_session_opened_with_one_token_answers_each_request_as_its_own_to
     assert_eq!(resp.status(), 401);
     served.stop().await;
 }
+
+/// Issue 19: a file that failed to read, made `hr-only` by its sidecar,
+/// is named to the hr token in `/v1/status` and to no staff token.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_hr_only_file_is_named_to_no_staff_token() {
+    let served = Served::audience().await;
+    let engine = served.lib.engine.clone();
+    tokio::task::spawn_blocking(move || {
+        let root = std::path::PathBuf::from(&engine.status().unwrap().roots[0]);
+        let hr = root.join("hr");
+        std::fs::create_dir_all(&hr).unwrap();
+        std::fs::write(hr.join("payroll-secret.pdf"), b"\x00\x01 garbage, not a pdf").unwrap();
+        std::fs::write(hr.join("payroll-secret.pdf.meta.toml"), "audience = [\"hr-only\"]\n").unwrap();
+        let cancel = std::sync::atomic::AtomicBool::new(false);
+        let report = engine.index(&[root], &almirah_core::NoProgress, &cancel).unwrap();
+        assert_eq!(report.failures(), 1, "{:?}", report.outcomes);
+    })
+    .await
+    .unwrap();
+    let (_, staff) = served.get("/v1/status", Some(STAFF)).await;
+    assert!(!staff.contains("payroll-secret"), "{staff}");
+    let (_, docs) = served.get("/v1/documents", Some(STAFF)).await;
+    assert!(!docs.contains("payroll-secret"), "{docs}");
+    let (_, hr) = served.get("/v1/status", Some(HR)).await;
+    assert!(hr.contains("payroll-secret.pdf"), "{hr}");
+    served.stop().await;
+}
