@@ -135,7 +135,20 @@ async fn mcp_over_http_refuses_withheld_keys_and_hides_hidden_ones() {
     assert!(text.contains("status=\"current\"") && text.contains("document=\""), "{text}");
     assert!(whole.contains("structuredContent"), "{whole}");
     let (error, text, _) = mcp_client::call(&client, "delete_everything", json!({})).await;
-    assert!(error && text.contains("unknown tool"), "{text}");
+    assert!(error && text.contains("unknown tool") && text.contains("lookup_table, ask"), "{text}");
+    // Issue 19: every tool's text arguments are bounded like /v1/search's query (200 here).
+    let long = "bonus ".repeat(40);
+    for (name, args) in [
+        ("search_documents", json!({"query": long})),
+        ("search_documents", json!({"query": "bonus", "series": long})),
+        ("read_chunk", json!({"key": long})),
+        ("list_documents", json!({"filter": long})),
+        ("lookup_table", json!({"table": "fees", "key": long})),
+        ("ask", json!({"question": long})),
+    ] {
+        let (error, text, _) = mcp_client::call(&client, name, args).await;
+        assert!(error && text.contains("240 characters; the limit is 200"), "{name}: {text}");
+    }
     assert!(problems.is_empty(), "{} leaks:\n{}", problems.len(), problems.join("\n"));
     client.cancel().await.unwrap();
     served.stop().await;
