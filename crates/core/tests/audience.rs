@@ -83,8 +83,7 @@ fn a_failed_file_with_an_hr_only_sidecar_is_hidden_from_other_profiles() {
     std::fs::create_dir_all(&hr).unwrap();
     std::fs::write(hr.join("payroll-secret.pdf"), b"\x00\x01 garbage, not a pdf").unwrap();
     std::fs::write(hr.join("payroll-secret.pdf.meta.toml"), "audience = [\"hr-only\"]\n").unwrap();
-    std::fs::write(hr.join("pay-rules-v1.md"), "# Pay rules\n\nSalaries are paid on the last working day.\n")
-        .unwrap();
+    std::fs::write(hr.join("pay-rules-v1.md"), "# Pay rules\n\nSalaries are paid on the last working day.\n").unwrap();
     std::fs::write(hr.join("pay-rules-v2.pdf"), b"not a pdf either").unwrap();
     std::fs::write(hr.join("pay-rules-v2.pdf.meta.toml"), "audience = \"hr-only\"\n").unwrap();
     std::fs::write(docs.path().join("leave.md"), PUBLIC).unwrap();

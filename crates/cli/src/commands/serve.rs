@@ -64,7 +64,8 @@ pub fn run(engine: Engine, cli: &Cli, flags: Flags<'_>) -> Result<ExitCode> {
         .map_err(suggest_no_watch)?;
     let (stopped, stats) = (summary.stopped, summary.stats);
     if json {
-        let line = serde_json::json!({"stopped": {"connections": stopped.connections, "cut": stopped.cut, "stats": stats}});
+        let line =
+            serde_json::json!({"stopped": {"connections": stopped.connections, "cut": stopped.cut, "stats": stats}});
         println!("{line}");
     } else {
         eprintln!(

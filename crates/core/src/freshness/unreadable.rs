@@ -9,8 +9,8 @@ use heed::RoTxn;
 
 use super::describe::{FolderSettings, sidecar_audience};
 use super::meta::{DocMeta, Field, Provenance};
-use super::status::audience_allowed;
 use super::series::{analyse_path, compare_versions};
+use super::status::audience_allowed;
 use crate::error::Result;
 use crate::ids::DocId;
 use crate::store::{Databases, get_meta, meta_keys};
