@@ -307,7 +307,7 @@ fn main() -> ExitCode {
     if let Command::Extract { path } = &cli.command {
         return ExitCode::from(almirah_core::update::extract_child_main(path) as u8);
     }
-    init_tracing();
+    init_tracing(&cli.command);
     match commands::run(&cli) {
         Ok(code) => code,
         Err(err) => {
@@ -322,16 +322,45 @@ fn report_error(err: &anyhow::Error, json: bool) {
     // config file: the user can fix them.
     let kind =
         err.downcast_ref::<almirah_core::Error>().map_or(almirah_core::ErrorKind::User, almirah_core::Error::kind);
+    let message = message_of(err);
     if json {
-        let value = serde_json::json!({"error": {"kind": kind, "message": format!("{err:#}")}});
+        let value = serde_json::json!({"error": {"kind": kind, "message": message}});
         println!("{value}");
     } else {
-        eprintln!("error: {err:#}");
+        eprintln!("error: {message}");
     }
 }
 
-fn init_tracing() {
+/// The error and its causes joined by ": ", as `{err:#}` writes them, but
+/// without a cause that its error already ends with (errors such as
+/// "listening on …: Address already in use (os error 98)" show their
+/// source themselves).
+fn message_of(err: &anyhow::Error) -> String {
+    let mut out = String::new();
+    for cause in err.chain() {
+        let text = cause.to_string();
+        if out.ends_with(&text) {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str(": ");
+        }
+        out.push_str(&text);
+    }
+    out
+}
+
+/// Logs go to stderr, coloured only on a terminal. `ALMIRAH_LOG` sets the
+/// filter; by default warnings, and for `serve` also its info lines (one
+/// per request, the watcher's changes).
+fn init_tracing(command: &Command) {
+    use std::io::IsTerminal;
+    let default = if matches!(command, Command::Serve { .. }) { "warn,almirah_server=info" } else { "warn" };
     let filter = tracing_subscriber::EnvFilter::try_from_env("ALMIRAH_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
-    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(std::io::stderr().is_terminal())
+        .with_writer(std::io::stderr)
+        .try_init();
 }

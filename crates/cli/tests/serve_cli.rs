@@ -125,7 +125,10 @@ fn a_real_mcp_client_drives_almirah_mcp_over_stdio() {
             ("read_chunk", json!({}), "missing argument"),
             ("ask", json!({"question": "  "}), "empty"),
             ("ask", json!({"question": "q".repeat(5000)}), "limit"),
-            ("drop_tables", json!({}), "unknown tool"),
+            // Issue 19: every tool's text is bounded over stdio too (max_query_chars 1000 by default).
+            ("search_documents", json!({"query": "q".repeat(5000)}), "5000 characters; the limit is 1000"),
+            ("list_documents", json!({"filter": "q".repeat(5000)}), "the limit is 1000"),
+            ("drop_tables", json!({}), "lookup_table, ask"),
         ] {
             let (error, reply, _) = call(name, args).await;
             assert!(error && reply.contains(want), "{name}: {reply}");
@@ -140,15 +143,66 @@ fn a_real_mcp_client_drives_almirah_mcp_over_stdio() {
     });
 }
 
+/// A library made by indexing an empty folder.
+fn empty_library() -> common::Library {
+    let lib = common::Library::with_config("");
+    let empty = tempfile::tempdir().unwrap();
+    let out = lib.run(&["index", "--quiet", empty.path().to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    lib
+}
+
 #[test]
 fn serve_refuses_an_open_bind_without_a_token() {
-    let lib = common::Library::with_config("");
+    let lib = empty_library();
     let out = lib.run(&["serve", "--bind", "0.0.0.0", "--port", "0", "--no-watch"]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("not a loopback address and no token is configured"), "{err}");
-    let out = lib.run(&["serve", "--bind", "localhost"]);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("give an IP address"));
+}
+
+/// Issue 19: an OS error is printed once, not once per layer of context.
+#[test]
+fn a_port_in_use_is_reported_once() {
+    let lib = empty_library();
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let out = lib.run(&["serve", "--port", &port, "--no-watch"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(&format!("listening on 127.0.0.1:{port}")), "{err}");
+    assert_eq!(err.matches("os error").count(), 1, "{err}");
+}
+
+/// Issue 19: `mcp` and `serve` never create an empty library from a
+/// mistyped path; they name it and say how to make one.
+#[test]
+fn mcp_and_serve_refuse_a_folder_with_no_library() {
+    let lib = common::Library::with_config("");
+    let config = lib.dir.path().join("config.toml");
+    let missing = lib.dir.path().join("no-such-library");
+    let run = |args: &[&str], env: bool| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_almirah"));
+        if env {
+            c.env("ALMIRAH_DATA_DIR", &missing);
+        } else {
+            c.arg("--data-dir").arg(&missing);
+        }
+        c.arg("--config").arg(&config).args(args).stdin(Stdio::null()).output().unwrap()
+    };
+    for (args, env, from) in [
+        (&["mcp"][..], false, "--data-dir"),
+        (&["mcp"][..], true, "ALMIRAH_DATA_DIR"),
+        (&["serve", "--port", "0"][..], false, "--data-dir"),
+    ] {
+        let out = run(args, env);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.contains(&format!("no library in {} (from {from})", missing.display())), "{err}");
+        assert!(err.contains("almirah index <folder>"), "{err}");
+        assert_eq!(args[0] == "serve", err.contains("almirah folders add"), "{err}");
+        assert!(!missing.exists(), "{args:?} created {}", missing.display());
+    }
 }
 
 #[test]
@@ -160,12 +214,24 @@ fn serve_runs_the_watcher_with_its_token_file_and_stops_on_sigterm() {
     let lib = common::Library::hash(500);
     let config = lib.dir.path().join("config.toml");
     let mut text = std::fs::read_to_string(&config).unwrap();
-    text.push_str(&format!("[[folders]]\npath = {:?}\n[watch]\ndebounce_ms = 100\n", folder.to_str().unwrap()));
+    text.push_str(&format!(
+        "[[folders]]\npath = {:?}\n[watch]\ndebounce_ms = 100\n[serve]\nshutdown_grace_ms = 1000\n",
+        folder.to_str().unwrap()
+    ));
     std::fs::write(&config, text).unwrap();
+    // The library does not exist yet: a watching server creates it.
+    assert!(!lib.data().join("data.mdb").exists());
     let mut child =
-        lib.cmd(&["--json", "serve", "--port", "0"]).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
+        lib.cmd(&["--json", "serve", "--port", "0"]).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let log = std::thread::spawn(move || {
+        let mut log = String::new();
+        std::io::Read::read_to_string(&mut stderr, &mut log).unwrap();
+        log
+    });
     let mut line = String::new();
-    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    stdout.read_line(&mut line).unwrap();
     let ready: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line:?}"));
     let url = ready["listening"].as_str().unwrap().to_string();
     assert_eq!(ready["watching"], true);
@@ -186,8 +252,39 @@ fn serve_runs_the_watcher_with_its_token_file_and_stops_on_sigterm() {
     let second = lib.run(&["watch"]);
     let err = String::from_utf8_lossy(&second.stderr);
     assert!(!second.status.success() && err.contains("already watched by pid"), "{err}");
+    assert!(err.contains("(almirah serve)") && !err.contains("almirah watch`"), "{err}");
+    let other = lib.run(&["serve", "--port", "0"]);
+    let err = String::from_utf8_lossy(&other.stderr);
+    assert!(!other.status.success() && err.contains("(almirah serve)") && err.contains("--no-watch"), "{err}");
+    // A client holding a half-sent request must not keep the server from stopping.
+    let addr = url.trim_start_matches("http://");
+    let mut half = std::net::TcpStream::connect(addr).unwrap();
+    std::io::Write::write_all(&mut half, b"GET /v1/ready HTTP/1.1\r\nHost: x\r\n").unwrap();
+    std::thread::sleep(Duration::from_millis(200));
     let pid = child.id() as i32;
     assert_eq!(Command::new("kill").args(["-TERM", &pid.to_string()]).status().unwrap().code(), Some(0));
-    let status = child.wait().unwrap();
+    let killed = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if killed.elapsed() > Duration::from_secs(20) {
+            child.kill().unwrap();
+            panic!("serve did not stop within 20 s of SIGTERM with a half-sent request open");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
     assert!(status.success(), "{status:?}");
+    let mut last = String::new();
+    stdout.read_line(&mut last).unwrap();
+    let stopped: Value = serde_json::from_str(&last).unwrap_or_else(|e| panic!("{e}: {last:?}"));
+    assert_eq!(stopped["stopped"]["cut"], 1, "{stopped}");
+    assert!(stopped["stopped"]["stats"]["requests"].as_u64().unwrap() >= 1, "{stopped}");
+    // One log line per request, at info: no token, no query text, no colour codes.
+    let log = log.join().unwrap();
+    assert!(log.contains("path=/v1/search") && log.contains("status=200") && log.contains("status=401"), "{log}");
+    assert!(log.contains("caller=local token file"), "{log}");
+    assert!(!log.contains(token.trim()) && !log.contains("zeta77"), "{log}");
+    assert!(!log.contains('\x1b'), "ANSI codes in a non-terminal log: {log:?}");
+    drop(half);
 }

@@ -276,6 +276,7 @@ fn a_second_watcher_on_the_same_library_is_refused_and_names_the_first() {
     assert_eq!(second.status.code(), Some(1), "{stderr}");
     let pid = format!("pid {}", first.id());
     assert!(stderr.contains("already watched by") && stderr.contains(&pid), "{stderr}");
+    assert!(stderr.contains("(almirah watch)"), "the holder is named by its command: {stderr}");
     first.kill().unwrap(); // SIGKILL: the kernel releases the lock
     first.wait().unwrap();
     let mut third = spawn_watch(&lib, docs.path(), 3);

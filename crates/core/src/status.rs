@@ -9,7 +9,8 @@ use heed::RoTxn;
 use crate::engine::{FileProblem, FolderCounts, LibraryStatus};
 use crate::error::Result;
 use crate::freshness::FolderSettings;
-use crate::freshness::status::{OPEN_AUDIENCES, audience_allowed};
+use crate::freshness::status::audience_allowed;
+use crate::freshness::unreadable::failed_file_visible;
 use crate::ids::DocId;
 use crate::read::Audience;
 use crate::store::{Databases, FORMAT_VERSION, FileStatus, Store, get_meta, meta_keys};
@@ -17,7 +18,8 @@ use crate::update::scan::records_under;
 
 /// Build the status report. Problem files are listed only when the user's
 /// `audience` may see them: a kept document by its own audience, a file
-/// that never indexed by its watched folder's audience (`folders`).
+/// that never indexed by its sidecar's or else its watched folder's
+/// audience (`folders`; [`failed_file_visible`]).
 ///
 /// # Errors
 /// Storage errors.
@@ -79,15 +81,12 @@ struct Seen<'a> {
 impl Seen<'_> {
     /// Whether the user may know of the file at `path` (serving `doc`): a
     /// document by its own audience, a file that never indexed by its
-    /// watched folder's audience.
+    /// sidecar's or folder's audience.
     fn visible(&self, path: &str, doc: Option<DocId>) -> Result<bool> {
         if let Some(meta) = doc.map(|d| self.dbs.doc_meta.get(self.rtxn, &d)).transpose()?.flatten() {
             return Ok(audience_allowed(&meta, self.audience.names()));
         }
-        let folder = FolderSettings::holding(self.folders, Path::new(path));
-        let Some(listed) = folder.and_then(|f| f.audience.as_ref()) else { return Ok(true) };
-        let open = |a: &String| OPEN_AUDIENCES.contains(&a.to_lowercase().as_str());
-        Ok(listed.iter().any(|a| open(a) || self.audience.names().iter().any(|u| u.eq_ignore_ascii_case(a))))
+        Ok(failed_file_visible(Path::new(path), self.folders, self.audience.names()))
     }
 
     /// Files, documents, chunks and failing files the user may know of under one folder.

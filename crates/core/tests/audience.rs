@@ -71,3 +71,41 @@ fn hr_only_documents_never_reach_other_profiles() {
             .any(|w| w.hit.text.contains("INR 18 lakh") && w.reason.to_string().starts_with("superseded by"))
     );
 }
+
+/// Issue 19: a file that failed to read has no document, so its sidecar's
+/// audience (not only its folder's) decides who may know of it: a staff
+/// profile sees neither its path in `status` nor its name in the
+/// unreadable-newer-version mark of a document it may see.
+#[test]
+fn a_failed_file_with_an_hr_only_sidecar_is_hidden_from_other_profiles() {
+    let docs = tempfile::tempdir().unwrap();
+    let hr = docs.path().join("hr");
+    std::fs::create_dir_all(&hr).unwrap();
+    std::fs::write(hr.join("payroll-secret.pdf"), b"\x00\x01 garbage, not a pdf").unwrap();
+    std::fs::write(hr.join("payroll-secret.pdf.meta.toml"), "audience = [\"hr-only\"]\n").unwrap();
+    std::fs::write(hr.join("pay-rules-v1.md"), "# Pay rules\n\nSalaries are paid on the last working day.\n").unwrap();
+    std::fs::write(hr.join("pay-rules-v2.pdf"), b"not a pdf either").unwrap();
+    std::fs::write(hr.join("pay-rules-v2.pdf.meta.toml"), "audience = \"hr-only\"\n").unwrap();
+    std::fs::write(docs.path().join("leave.md"), PUBLIC).unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let as_of = |e: &Engine| e.as_of(NaiveDate::from_ymd_opt(2026, 11, 29), None);
+    {
+        let staff = engine(data.path(), &["all-staff"]);
+        let report = common::index(&staff, &[docs.path()]);
+        assert_eq!(report.failures(), 2, "{:?}", report.outcomes);
+        let status = staff.status().unwrap();
+        let shown = format!("{:?}", status.problems);
+        assert!(!shown.contains("payroll-secret") && !shown.contains("pay-rules-v2"), "{shown}");
+        assert!(status.folders.iter().all(|f| f.failing == 0), "{:?}", status.folders);
+        assert!(!status.files_by_status.contains_key("failed"), "{:?}", status.files_by_status);
+        let listed = format!("{:?}", staff.documents(as_of(&staff)).unwrap());
+        assert!(listed.contains("pay-rules-v1") && !listed.contains("pay-rules-v2"), "{listed}");
+    }
+    // The hr profile is told of both, and of the unreadable newer version.
+    let hr = engine(data.path(), &["hr-only"]);
+    let status = hr.status().unwrap();
+    let shown = format!("{:?}", status.problems);
+    assert!(shown.contains("payroll-secret.pdf") && shown.contains("pay-rules-v2.pdf"), "{shown}");
+    let listed = format!("{:?}", hr.documents(as_of(&hr)).unwrap());
+    assert!(listed.contains("pay-rules-v2"), "{listed}");
+}

@@ -84,19 +84,55 @@ fn allowed_hosts(service: &Service, addr: SocketAddr) -> Vec<String> {
     hosts
 }
 
+/// How long connections may take: reading a request's headers, and the
+/// drain after a stop (`[serve] header_timeout_secs`, `shutdown_grace_secs`).
+#[derive(Debug, Clone, Copy)]
+pub struct Timeouts {
+    /// A client that has not sent a whole request head by then is cut
+    /// (slow or half-sent requests cannot hold connections open).
+    pub header_read: Duration,
+    /// After a stop, requests in progress may finish this long; then
+    /// every connection still open is cut.
+    pub grace: Duration,
+    /// Connections served at once; more wait in the listen backlog.
+    pub max_connections: usize,
+}
+
+impl Timeouts {
+    /// The timeouts `[serve]` of `config` asks for.
+    pub fn of(config: &Config) -> Self {
+        let s = &config.serve;
+        Self {
+            header_read: Duration::from_millis(s.header_timeout_ms.max(100)),
+            grace: Duration::from_millis(s.shutdown_grace_ms),
+            max_connections: s.max_connections.max(1),
+        }
+    }
+}
+
+/// What a stopped server did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Stopped {
+    /// Connections accepted since the start.
+    pub connections: u64,
+    /// Connections still open when the grace period ran out, cut.
+    pub cut: usize,
+}
+
 /// A server listening in the background.
 pub struct Running {
     /// The address it listens on (the real port when 0 was asked for).
     pub addr: SocketAddr,
     stop: CancellationToken,
-    task: JoinHandle<std::io::Result<()>>,
+    task: JoinHandle<Stopped>,
 }
 
 impl Running {
-    /// Stop accepting, let requests in progress end, and wait.
-    pub async fn stop(self) {
+    /// Stop accepting, let requests in progress end within the grace
+    /// period (then cut the connections still open), and wait.
+    pub async fn stop(self) -> Stopped {
         self.stop.cancel();
-        let _ = self.task.await;
+        self.task.await.unwrap_or_default()
     }
 }
 
@@ -110,11 +146,72 @@ pub async fn start(service: Arc<Service>, addr: SocketAddr) -> Result<Running, S
     let addr = listener.local_addr().map_err(ServerError::io("reading the bound address"))?;
     let stop = CancellationToken::new();
     let app = crate::http::router(service.clone(), allowed_hosts(&service, addr), stop.child_token());
-    let until = stop.clone();
-    let task = tokio::spawn(async move {
-        axum::serve(listener, app).with_graceful_shutdown(async move { until.cancelled_owned().await }).await
-    });
+    let task = tokio::spawn(accept_loop(listener, app, service.timeouts, stop.clone()));
     Ok(Running { addr, stop, task })
+}
+
+/// Accept connections until `stop`, each served by hyper's HTTP/1 with a
+/// header-read timeout; then drain them for `timeouts.grace` at most.
+/// (axum's own `serve` has neither bound: a half-sent request held its
+/// graceful shutdown forever.)
+async fn accept_loop(
+    listener: tokio::net::TcpListener,
+    app: axum::Router,
+    timeouts: Timeouts,
+    stop: CancellationToken,
+) -> Stopped {
+    let mut open = tokio::task::JoinSet::new();
+    let mut connections = 0u64;
+    loop {
+        let full = open.len() >= timeouts.max_connections;
+        tokio::select! {
+            () = stop.cancelled() => break,
+            Some(_) = open.join_next(), if !open.is_empty() => {}
+            accepted = listener.accept(), if !full => match accepted {
+                Ok((io, _peer)) => {
+                    connections += 1;
+                    open.spawn(serve_connection(io, app.clone(), timeouts.header_read, stop.clone()));
+                }
+                Err(e) => {
+                    // Out of file descriptors and the like: wait, do not spin.
+                    tracing::warn!(%e, "accepting a connection failed");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+            },
+        }
+    }
+    drop(listener);
+    let drained = tokio::time::timeout(timeouts.grace, async { while open.join_next().await.is_some() {} }).await;
+    let cut = if drained.is_ok() { 0 } else { open.len() };
+    open.abort_all();
+    Stopped { connections, cut }
+}
+
+/// One connection: HTTP/1.1 with upgrades, cut when its request head
+/// takes longer than `header_read`, shut down gracefully on `stop`.
+async fn serve_connection(
+    io: tokio::net::TcpStream,
+    app: axum::Router,
+    header_read: Duration,
+    stop: CancellationToken,
+) {
+    let service = hyper_util::service::TowerToHyperService::new(app);
+    let mut builder = hyper::server::conn::http1::Builder::new();
+    builder.timer(hyper_util::rt::TokioTimer::new()).header_read_timeout(header_read);
+    let conn = builder.serve_connection(hyper_util::rt::TokioIo::new(io), service).with_upgrades();
+    tokio::pin!(conn);
+    tokio::select! {
+        result = conn.as_mut() => {
+            if let Err(e) = result {
+                tracing::debug!(%e, "connection ended with an error");
+            }
+            return;
+        }
+        () = stop.cancelled() => conn.as_mut().graceful_shutdown(),
+    }
+    if let Err(e) = conn.await {
+        tracing::debug!(%e, "connection ended with an error");
+    }
 }
 
 /// Start the watcher over the config's folders (none: no watcher).
@@ -132,7 +229,9 @@ pub fn start_watcher(engine: &Arc<Engine>, config: &Config) -> Result<Option<Wat
         Notice::Problem { message } => tracing::warn!(%message, "watch"),
         other => tracing::debug!(?other, "watch"),
     });
-    Ok(Some(Watcher::start(engine.clone(), config.watch.options(roots), sink)?))
+    let mut options = config.watch.options(roots);
+    options.owner = Some("almirah serve".into());
+    Ok(Some(Watcher::start(engine.clone(), options, sink)?))
 }
 
 /// Follows the config file for the watcher: when it changes, the engine
@@ -208,7 +307,9 @@ pub struct ServeOptions {
 
 /// Run `almirah serve` until Ctrl-C or SIGTERM: the watcher (unless
 /// `options.watch` is false), the server, and the config followed every
-/// second; `on_ready` is told where it listens.
+/// second; `on_ready` is told where it listens. After the signal,
+/// requests in progress get `[serve] shutdown_grace_ms`; then it returns
+/// what was served.
 ///
 /// # Errors
 /// [`ServerError::OpenBind`]; [`almirah_core::Error::AlreadyWatched`] when
@@ -218,7 +319,7 @@ pub fn run(
     setup: Setup,
     options: ServeOptions,
     on_ready: impl FnOnce(&Running, Option<&Watcher>),
-) -> Result<(), ServerError> {
+) -> Result<Summary, ServerError> {
     let watcher = if options.watch { start_watcher(&engine, &setup.config)? } else { None };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -226,8 +327,8 @@ pub fn run(
         .build()
         .map_err(ServerError::io("starting the runtime"))?;
     let service = Service::new(engine.clone(), setup.clone())?;
-    runtime.block_on(async {
-        let running = start(service, options.addr).await?;
+    let summary = runtime.block_on(async {
+        let running = start(service.clone(), options.addr).await?;
         on_ready(&running, watcher.as_ref());
         let mut follower = ConfigFollower::new(setup.config_path.clone());
         let signal = shutdown_signal();
@@ -239,11 +340,22 @@ pub fn run(
                 _ = tick.tick() => follower.tick(&engine, watcher.as_ref()),
             }
         }
-        running.stop().await;
-        Ok::<(), ServerError>(())
-    })?;
+        let stopped = running.stop().await;
+        Ok::<Summary, ServerError>(Summary { stopped, stats: service.stats() })
+    });
+    // Questions still running on the blocking pool are not waited for.
+    runtime.shutdown_timeout(Duration::from_millis(500));
     if let Some(w) = watcher {
         w.stop();
     }
-    Ok(())
+    summary
+}
+
+/// What `almirah serve` did, for its last line.
+#[derive(Debug, Clone, Copy)]
+pub struct Summary {
+    /// Connections served and cut.
+    pub stopped: Stopped,
+    /// The request counters.
+    pub stats: crate::service::StatsView,
 }

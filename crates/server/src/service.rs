@@ -135,6 +135,7 @@ pub struct Service {
     pub(crate) stats: Arc<Stats>,
     pub(crate) own: Principal,
     pub(crate) started: Instant,
+    pub(crate) timeouts: crate::serve::Timeouts,
 }
 
 impl Service {
@@ -173,6 +174,7 @@ impl Service {
             stats: Arc::new(Stats::default()),
             own,
             started: Instant::now(),
+            timeouts: crate::serve::Timeouts::of(config),
         }))
     }
 

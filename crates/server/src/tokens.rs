@@ -61,8 +61,9 @@ impl TokenTable {
     ///
     /// # Errors
     /// [`ServerError::Config`] for an entry with no secret or two, a token
-    /// shorter than [`MIN_TOKEN_CHARS`], an unset `token_env` variable, or
-    /// an unknown profile.
+    /// shorter than [`MIN_TOKEN_CHARS`], a token given twice (two entries,
+    /// or `ALMIRAH_SERVE_TOKEN` and an entry; the message names the entries,
+    /// never the token), an unset `token_env` variable, or an unknown profile.
     pub fn build(config: &Config, extra: &ExtraTokens) -> Result<Self, ServerError> {
         let own = Audience::new(config.profile.audience.clone());
         let mut table = Self::default();
@@ -87,8 +88,16 @@ impl TokenTable {
         if secret.chars().count() < MIN_TOKEN_CHARS {
             return Err(ServerError::Config(format!("{name}: a token needs at least {MIN_TOKEN_CHARS} characters")));
         }
+        let digest = digest(secret);
+        if let Some(twin) = self.entries.iter().find(|e| e.digest == digest) {
+            return Err(ServerError::Config(format!(
+                "{name} has the same token as {:?}; give every entry a token of its own (a shared token would \
+                 decide the caller's profile by its order in the file)",
+                twin.principal.name
+            )));
+        }
         let principal = Principal { name: name.to_string(), audience };
-        self.entries.push(Entry { digest: digest(secret), principal });
+        self.entries.push(Entry { digest, principal });
         Ok(())
     }
 
@@ -214,5 +223,20 @@ mod tests {
         assert!(TokenTable::build(&both, &ExtraTokens::default()).is_err());
         let unknown = config("[[serve.tokens]]\ntoken = \"0123456789abcdefg\"\nprofile = \"nope\"\n");
         assert!(TokenTable::build(&unknown, &ExtraTokens::default()).is_err());
+    }
+
+    #[test]
+    fn a_token_given_twice_is_refused_without_showing_it() {
+        let secret = "shared-token-0123456789";
+        let twice = config(&format!(
+            "[serve.profiles]\nhr = [\"hr-only\"]\n[[serve.tokens]]\nname = \"front\"\ntoken = \"{secret}\"\n\
+             [[serve.tokens]]\nname = \"hr\"\ntoken = \"{secret}\"\nprofile = \"hr\"\n"
+        ));
+        let e = TokenTable::build(&twice, &ExtraTokens::default()).err().unwrap().to_string();
+        assert!(e.contains("hr has the same token as \"front\"") && !e.contains(secret), "{e}");
+        let once = config(&format!("[[serve.tokens]]\nname = \"front\"\ntoken = \"{secret}\"\n"));
+        let env = ExtraTokens { env: Some(secret.into()), local: None };
+        let e = TokenTable::build(&once, &env).err().unwrap().to_string();
+        assert!(e.contains("ALMIRAH_SERVE_TOKEN has the same token as \"front\"") && !e.contains(secret), "{e}");
     }
 }

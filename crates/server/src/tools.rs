@@ -86,8 +86,15 @@ pub async fn call(
     arguments: Value,
     cancel: CancellationToken,
 ) -> CallToolResult {
+    if let Err(e) = check_lengths("", &arguments, service.limits().max_query_chars) {
+        return error(format!("error: {}", e.message));
+    }
     if name == "ask" {
         return ask(service, principal, &arguments, cancel).await;
+    }
+    if !tools::specs().iter().any(|s| s.name == name) {
+        let names: Vec<String> = catalogue().iter().map(|t| t.name.to_string()).collect();
+        return error(format!("error: unknown tool {name:?}; the tools are {}", names.join(", ")));
     }
     let call = ToolCall { name: name.to_string(), arguments };
     let request = match tools::validate(&call) {
@@ -137,6 +144,18 @@ async fn ask(
             result
         }
         Err(e) => error(format!("error: {}", e.message)),
+    }
+}
+
+/// Every text in a tool's `arguments` (also in arrays and objects, also
+/// arguments the tool ignores) within `[serve] max_query_chars`, as
+/// `/v1/search` and `/v1/ask` bound theirs.
+fn check_lengths(name: &str, arguments: &Value, max: usize) -> Result<(), ApiError> {
+    match arguments {
+        Value::String(text) => crate::http::check_length(&format!("argument {name:?}"), text, max),
+        Value::Array(items) => items.iter().try_for_each(|v| check_lengths(name, v, max)),
+        Value::Object(map) => map.iter().try_for_each(|(k, v)| check_lengths(k, v, max)),
+        _ => Ok(()),
     }
 }
 

@@ -8,6 +8,9 @@
 //! max_body_bytes = 65536      # larger request bodies get 413
 //! max_query_chars = 1000      # longer queries and questions get 400
 //! max_concurrent_asks = 2     # more get 429 with Retry-After
+//! header_timeout_ms = 10000   # a request head not sent by then: the connection is cut
+//! shutdown_grace_ms = 5000    # on SIGTERM, requests in progress get this long
+//! max_connections = 512       # connections served at once; more wait to be accepted
 //! allowed_origins = []        # browser origins besides loopback ones (MCP Origin check)
 //! allowed_hosts = []          # Host names besides loopback ones (behind a reverse proxy)
 //!
@@ -43,6 +46,15 @@ pub struct ServeSection {
     /// Interval of the SSE keep-alive comments of `ask`, ms (default
     /// 5,000). A client that went away is noticed at the next write.
     pub sse_keep_alive_ms: u64,
+    /// A client that has not sent a whole request head within this many ms
+    /// is disconnected (default 10,000), so slow or half-sent requests
+    /// cannot hold connections (or a shutdown) open.
+    pub header_timeout_ms: u64,
+    /// On Ctrl-C or SIGTERM, requests in progress may finish within this
+    /// many ms; then every connection still open is cut (default 5,000).
+    pub shutdown_grace_ms: u64,
+    /// Connections served at once; more wait in the listen backlog (default 512).
+    pub max_connections: usize,
     /// Browser origins allowed besides loopback ones (`http://localhost:*`
     /// and the like), e.g. `https://intranet.example.org`.
     pub allowed_origins: Vec<String>,
@@ -65,6 +77,9 @@ impl Default for ServeSection {
             max_concurrent_asks: 2,
             retry_after_secs: 5,
             sse_keep_alive_ms: 5000,
+            header_timeout_ms: 10_000,
+            shutdown_grace_ms: 5000,
+            max_connections: 512,
             allowed_origins: Vec::new(),
             allowed_hosts: Vec::new(),
             profiles: BTreeMap::new(),

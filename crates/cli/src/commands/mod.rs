@@ -25,6 +25,7 @@ pub fn run(cli: &Cli) -> Result<ExitCode> {
     if let Command::Key { provider } = &cli.command {
         return model::store_key(provider, cli.json);
     }
+    require_library(cli)?;
     let engine = open_engine(cli)?;
     match &cli.command {
         Command::Index { folders, quiet, no_wait } => {
@@ -72,6 +73,43 @@ pub fn run(cli: &Cli) -> Result<ExitCode> {
         }
         Command::Extract { .. } | Command::Key { .. } => Ok(ExitCode::SUCCESS),
     }
+}
+
+/// `almirah mcp` and `almirah serve` only read: opening a folder with no
+/// library in it (a typo in `--data-dir` or `ALMIRAH_DATA_DIR`) would
+/// create an empty one and answer every question with nothing. They refuse
+/// it, naming the folder and where it came from, unless `serve` watches
+/// configured folders (the watcher fills the new library).
+fn require_library(cli: &Cli) -> Result<()> {
+    let watches = match &cli.command {
+        Command::Mcp => false,
+        Command::Serve { no_watch, .. } => !no_watch,
+        _ => return Ok(()),
+    };
+    let (file, _) = config::load(cli.config.as_deref())?;
+    let data_dir = config::data_dir(cli.data_dir.as_deref(), &file)?;
+    if data_dir.join("data.mdb").is_file() || (watches && !file.folders.is_empty()) {
+        return Ok(());
+    }
+    let from = if cli.data_dir.is_some() {
+        "--data-dir"
+    } else if std::env::var_os("ALMIRAH_DATA_DIR").is_some() {
+        "ALMIRAH_DATA_DIR"
+    } else if file.data_dir.is_some() {
+        "data_dir in the config file"
+    } else {
+        "the default data folder"
+    };
+    let serve_hint = if matches!(cli.command, Command::Serve { .. }) {
+        ", or configure folders for `almirah serve` to watch (`almirah folders add <folder>`)"
+    } else {
+        ""
+    };
+    anyhow::bail!(
+        "no library in {} (from {from}): check the path for a typo, or create the library with `almirah index \
+         <folder>`{serve_hint}",
+        data_dir.display()
+    )
 }
 
 fn open_engine(cli: &Cli) -> Result<Engine> {

@@ -41,10 +41,10 @@ pub fn run(engine: Engine, cli: &Cli, extra: &[PathBuf], reconcile_secs: Option<
     }
     let roots = roots_of(&file, extra);
     anyhow::ensure!(!roots.is_empty(), "nothing to watch: give folders, or add them with `almirah folders add PATH`");
-    if let Some(other) = engine.status()?.watch.filter(|w| w.running && w.pid != std::process::id()) {
-        eprintln!("warning: another `almirah watch` (pid {}) is running on this library", other.pid);
-    }
+    // A library another process watches is refused by `Watcher::start`,
+    // naming the holder from its lock (`almirah serve`, the desktop app…).
     let mut options = file.watch.options(roots);
+    options.owner = Some("almirah watch".into());
     if let Some(secs) = reconcile_secs {
         options.reconcile_every = Duration::from_secs(secs.max(1));
     }

@@ -270,6 +270,11 @@ fn text_field(sources: &[(Provenance, &BTreeMap<String, Value>)], keys: &[&str])
     scalar_text(v).map(|s| Field::new(s, p))
 }
 
+/// The `audience` a sidecar states, if any (a list, or one comma-separated string).
+pub(crate) fn sidecar_audience(sidecar: &BTreeMap<String, Value>) -> Option<Field<Vec<String>>> {
+    list_field(&[(Provenance::Sidecar, sidecar)], &["audience"])
+}
+
 fn list_field(sources: &[(Provenance, &BTreeMap<String, Value>)], keys: &[&str]) -> Option<Field<Vec<String>>> {
     let (p, v) = lookup(sources, keys)?;
     let list: Vec<String> = match v {

@@ -30,7 +30,7 @@ pub struct GateInputs {
     metas: BTreeMap<DocId, DocMeta>,
     /// Each document's chunks, in document-id order (the records' positions).
     doc_chunks: Vec<ChunkSet>,
-    unreadable_newer: BTreeMap<DocId, String>,
+    unreadable_newer: BTreeMap<DocId, Vec<super::unreadable::UnreadableMark>>,
     records: StatusRecords,
 }
 
@@ -61,6 +61,9 @@ pub struct Gate {
     visible: ChunkSet,
     statuses: StatusTable,
     amended_by: BTreeMap<DocId, String>,
+    /// The unreadable-newer-version mark of each visible document, from
+    /// failed files the user may know of.
+    unreadable: BTreeMap<DocId, String>,
 }
 
 impl Gate {
@@ -125,7 +128,7 @@ impl Gate {
 
     /// The mark of a visible document whose newer version could not be read.
     pub fn unreadable_mark(&self, doc: DocId) -> Option<&str> {
-        self.visible(doc).and_then(|d| self.inputs.unreadable_newer.get(&d)).map(String::as_str)
+        self.visible(doc).and_then(|d| self.unreadable.get(&d)).map(String::as_str)
     }
 
     /// The mark of a current document that a current one amends
@@ -153,7 +156,13 @@ impl Gate {
         let withheld = ChunkSet::union_of(other.iter().copied());
         let visible = ChunkSet::union_of([&admissible, &withheld]);
         let amended_by = super::amendments::marks(&inputs.metas, inputs.records.amended(&statuses));
-        Self { as_of, inputs, admissible, withheld, visible, statuses, amended_by }
+        let unreadable = inputs
+            .unreadable_newer
+            .iter()
+            .filter(|(doc, _)| statuses.contains(**doc))
+            .filter_map(|(doc, marks)| Some((*doc, marks.iter().rev().find(|m| m.shown_to(audiences))?.text.clone())))
+            .collect();
+        Self { as_of, inputs, admissible, withheld, visible, statuses, amended_by, unreadable }
     }
 }
 

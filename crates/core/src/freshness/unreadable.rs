@@ -7,16 +7,60 @@ use std::path::Path;
 
 use heed::RoTxn;
 
-use super::describe::FolderSettings;
-use super::meta::DocMeta;
+use super::describe::{FolderSettings, sidecar_audience};
+use super::meta::{DocMeta, Field, Provenance};
 use super::series::{analyse_path, compare_versions};
+use super::status::audience_allowed;
 use crate::error::Result;
 use crate::ids::DocId;
 use crate::store::{Databases, get_meta, meta_keys};
 
-/// Documents with an unreadable newer version, with the mark to show. A
-/// failed file's path is read with the date order of the watched folder
-/// holding it (`folders`; day-month when none does).
+/// Who may know of a file that has no document (it failed to read, and
+/// no earlier version is kept): the audience its `<file>.meta.toml`
+/// sidecar states, else its watched folder's (`folders`), as a document of
+/// it would have had. A sidecar that exists but cannot be read leaves the
+/// audience unknown, so the file is hidden from every audience (the
+/// indexing report still names it). Every listing of failed files (status,
+/// the unreadable-newer-version marks) asks here.
+pub fn failed_file_visible(path: &Path, folders: &[FolderSettings], audiences: &[String]) -> bool {
+    audience_allowed(&failed_file_meta(path, folders), audiences)
+}
+
+/// The metadata of a document-less file that decides who may see it
+/// (only its audience is set; see [`failed_file_visible`]).
+pub fn failed_file_meta(path: &Path, folders: &[FolderSettings]) -> DocMeta {
+    let folder = || FolderSettings::holding(folders, path).and_then(|f| f.audience.clone());
+    let audience = match std::fs::read(crate::update::scan::sidecar_path(path)) {
+        Ok(bytes) => match crate::update::parse_sidecar(&bytes) {
+            Ok(sidecar) => sidecar_audience(&sidecar).map(|f| f.value).or_else(folder),
+            Err(_) => Some(Vec::new()),
+        },
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => folder(),
+        Err(_) => Some(Vec::new()),
+    };
+    DocMeta { audience: audience.map(|a| Field::new(a, Provenance::Sidecar)), ..DocMeta::default() }
+}
+
+/// One unreadable newer version of a document: the mark to show, and who
+/// may be shown it (the failed file's audience, [`failed_file_meta`]).
+#[derive(Debug, Clone)]
+pub struct UnreadableMark {
+    /// "a newer version exists but could not be read: …".
+    pub text: String,
+    /// The failed file's audience.
+    pub meta: DocMeta,
+}
+
+impl UnreadableMark {
+    /// Whether a user of `audiences` may be shown it.
+    pub fn shown_to(&self, audiences: &[String]) -> bool {
+        audience_allowed(&self.meta, audiences)
+    }
+}
+
+/// Documents with an unreadable newer version, with the marks to show, in
+/// path order. A failed file's path is read with the date order of the
+/// watched folder holding it (`folders`; day-month when none does).
 ///
 /// # Errors
 /// Storage errors.
@@ -25,7 +69,7 @@ pub fn marks(
     rtxn: &RoTxn<'_>,
     metas: &BTreeMap<DocId, DocMeta>,
     folders: &[FolderSettings],
-) -> Result<BTreeMap<DocId, String>> {
+) -> Result<BTreeMap<DocId, Vec<UnreadableMark>>> {
     let roots: Vec<String> = get_meta(dbs, rtxn, meta_keys::ROOTS)?.unwrap_or_default();
     let mut out = BTreeMap::new();
     for entry in dbs.files.iter(rtxn)? {
@@ -44,11 +88,14 @@ pub fn marks(
         }
         let newer = (tokens.version.as_deref(), tokens.date, tokens.session);
         let reason = record.reason.clone().unwrap_or_else(|| record.status.as_str().to_string());
+        let mut who: Option<DocMeta> = None;
         for (id, meta) in metas {
             let same_series = meta.versioned && meta.series.as_ref().is_some_and(|s| s.value == tokens.series_key);
             let older = (meta.version_number.as_deref(), meta.in_force_from(), meta.session.as_ref().map(|s| s.value));
             if same_series && compare_versions(newer, older) == std::cmp::Ordering::Greater {
-                out.insert(*id, format!("a newer version exists but could not be read: {rel} ({reason})"));
+                let meta = who.get_or_insert_with(|| failed_file_meta(Path::new(path), folders)).clone();
+                let text = format!("a newer version exists but could not be read: {rel} ({reason})");
+                out.entry(*id).or_insert_with(Vec::new).push(UnreadableMark { text, meta });
             }
         }
     }

@@ -10,6 +10,7 @@ pub mod filter;
 mod forget;
 mod ocr_summary;
 mod prepare;
+pub(crate) use prepare::parse_sidecar;
 pub mod scan;
 pub mod targeted;
 mod write;

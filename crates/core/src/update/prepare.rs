@@ -274,7 +274,7 @@ fn cached_vectors(
 }
 
 /// Parse a `<file>.meta.toml` sidecar into JSON values.
-fn parse_sidecar(bytes: &[u8]) -> Result<BTreeMap<String, serde_json::Value>, String> {
+pub(crate) fn parse_sidecar(bytes: &[u8]) -> Result<BTreeMap<String, serde_json::Value>, String> {
     let text = std::str::from_utf8(bytes).map_err(|_| "sidecar .meta.toml is not UTF-8".to_string())?;
     let table: toml::Table = toml::from_str(text).map_err(|e| format!("sidecar .meta.toml: {e}"))?;
     let value = serde_json::to_value(table).map_err(|e| format!("sidecar .meta.toml: {e}"))?;

@@ -17,13 +17,14 @@ pub struct WatchLock {
 }
 
 impl WatchLock {
-    /// Take the library at `dir` for this process's watcher.
+    /// Take the library at `dir` for this process's watcher; `owner` names
+    /// it to a second one (default: the program's file name).
     ///
     /// # Errors
     /// [`Error::AlreadyWatched`] naming the holder's pid and program when
     /// another process holds it; [`Error::Io`] when the lock file cannot be
     /// opened.
-    pub fn acquire(dir: &Path) -> Result<Self> {
+    pub fn acquire(dir: &Path, owner: Option<&str>) -> Result<Self> {
         let path = dir.join("watch.lock");
         let mut file = File::options()
             .read(true)
@@ -39,10 +40,12 @@ impl WatchLock {
                 if holder.trim().is_empty() { "another process".to_string() } else { holder.trim().to_string() };
             return Err(Error::AlreadyWatched { holder });
         }
-        let program = std::env::current_exe()
-            .ok()
-            .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
-            .unwrap_or_else(|| "almirah".into());
+        let program = owner.map(str::to_string).unwrap_or_else(|| {
+            std::env::current_exe()
+                .ok()
+                .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+                .unwrap_or_else(|| "almirah".into())
+        });
         let me = format!("pid {} ({program})", std::process::id());
         let written = file.set_len(0).and_then(|()| file.rewind()).and_then(|()| file.write_all(me.as_bytes()));
         written.map_err(|e| Error::io(&path, e))?;

@@ -75,6 +75,9 @@ pub struct WatchOptions {
     pub probe: FsProbe,
     /// Which event paths are delivered (default: all).
     pub event_filter: EventFilter,
+    /// Who watches, as a second watcher is told (e.g. `almirah serve`);
+    /// default: the program's file name.
+    pub owner: Option<String>,
 }
 
 impl WatchOptions {
@@ -88,6 +91,7 @@ impl WatchOptions {
             poll_interval: Duration::from_secs(2),
             probe: Arc::new(default_probe),
             event_filter: Arc::new(|_| true),
+            owner: None,
         }
     }
 }
@@ -184,7 +188,7 @@ impl Watcher {
     /// process (or watcher) already watches this library; [`Error::Io`] when
     /// the thread cannot start.
     pub fn start(engine: Arc<Engine>, options: WatchOptions, sink: NoticeSink) -> Result<Self> {
-        let lock = lock::WatchLock::acquire(engine.store().path())?;
+        let lock = lock::WatchLock::acquire(engine.store().path(), options.owner.as_deref())?;
         let (tx, rx) = mpsc::channel();
         let cancel = Arc::new(AtomicBool::new(false));
         let health = Arc::new(Mutex::new(WatchHealth::default()));

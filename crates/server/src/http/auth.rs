@@ -25,10 +25,16 @@ pub async fn require_token(State(service): State<Arc<Service>>, mut request: Req
         return ApiError::unauthorized(presented.is_some()).into_response();
     };
     bump(&service.stats.requests);
-    tracing::debug!(caller = %principal.name, path = %request.uri().path(), "request");
+    let caller = Caller(principal.name.clone());
     request.extensions_mut().insert(principal);
-    next.run(request).await
+    let mut response = next.run(request).await;
+    response.extensions_mut().insert(caller);
+    response
 }
+
+/// The token entry's name a response was made for (for the request log).
+#[derive(Debug, Clone)]
+pub struct Caller(pub String);
 
 /// The token of an `Authorization: Bearer <token>` value (the scheme is
 /// case-insensitive, RFC 9110 §11.1).

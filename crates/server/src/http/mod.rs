@@ -68,17 +68,41 @@ pub fn router(service: Arc<Service>, hosts: Vec<String>, stop: CancellationToken
         .route("/v1/chat/completions", post(chat::post))
         .route("/v1/models", get(chat::models))
         .nest_service("/mcp", mcp)
+        // The token is checked first (outermost): a caller without one
+        // learns nothing, not even the body limit.
+        .layer(from_fn_with_state(service.clone(), limits::bound_body))
         .layer(from_fn_with_state(service.clone(), auth::require_token));
     Router::new()
         .route("/v1/ready", get(ready))
         .merge(protected)
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
-        .layer(from_fn_with_state(service.clone(), limits::bound_body))
         .layer(from_fn_with_state(service.clone(), origin::check_origin))
         .layer(axum::extract::DefaultBodyLimit::max(limits.max_body_bytes))
         .layer(axum::middleware::from_fn(json_errors))
+        .layer(axum::middleware::from_fn(log_request))
         .with_state(service)
+}
+
+/// One line per request at info: method, path (never the query string,
+/// which may hold a question), status, milliseconds to the response head
+/// (an `ask` stream goes on after it), and the token's entry name (never
+/// the token).
+async fn log_request(request: Request, next: Next) -> Response {
+    let (method, path) = (request.method().clone(), request.uri().path().to_string());
+    let start = std::time::Instant::now();
+    let response = next.run(request).await;
+    let caller = response.extensions().get::<auth::Caller>().map_or("-", |c| c.0.as_str()).to_string();
+    tracing::info!(
+        target: "almirah_server::access",
+        %method,
+        path = %path.chars().take(200).collect::<String>(),
+        status = response.status().as_u16(),
+        ms = start.elapsed().as_millis() as u64,
+        %caller,
+        "request"
+    );
+    response
 }
 
 /// `GET /v1/ready`: 200 `{"ready": true}` once a search can run (the
@@ -142,6 +166,7 @@ async fn json_errors(request: Request, next: Next) -> Response {
     {
         out.headers_mut().insert(name.clone(), value.clone());
     }
+    *out.extensions_mut() = parts.extensions;
     out
 }
 
@@ -153,6 +178,14 @@ pub fn check_text(what: &str, text: &str, max: usize) -> Result<(), ApiError> {
     if text.trim().is_empty() {
         return Err(ApiError::bad_request("empty-query", format!("the {what} is empty")));
     }
+    check_length(what, text, max)
+}
+
+/// Any text argument: at most `max` characters (it may be empty).
+///
+/// # Errors
+/// 400 `query-too-long`.
+pub fn check_length(what: &str, text: &str, max: usize) -> Result<(), ApiError> {
     let n = text.chars().count();
     if n > max {
         return Err(ApiError::bad_request(

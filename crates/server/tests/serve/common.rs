@@ -22,11 +22,14 @@ use serde_json::Value;
 pub const STAFF: &str = "staff-token-0123456789abcdef";
 pub const HR: &str = "hr-token-0123456789abcdefghij";
 
-/// The config of the served library; `extra` is appended.
+/// The config of the served library. `extra` is appended; its lines
+/// before its first `[table]` header are `[serve]` keys.
 pub fn config_text(extra: &str) -> String {
+    let split = if extra.starts_with('[') { 0 } else { extra.find("\n[").map_or(extra.len(), |i| i + 1) };
+    let (serve_keys, extra) = extra.split_at(split);
     format!(
         "[profile]\naudience = [\"all-staff\", \"students\"]\n\
-         [serve]\nmax_body_bytes = 8192\nmax_query_chars = 200\nmax_concurrent_asks = 2\nsse_keep_alive_ms = 50\nretry_after_secs = 3\n\
+         [serve]\nmax_body_bytes = 8192\nmax_query_chars = 200\nmax_concurrent_asks = 2\nsse_keep_alive_ms = 50\nretry_after_secs = 3\n{serve_keys}\
          [serve.profiles]\nhr = [\"all-staff\", \"students\", \"hr-only\"]\n\
          [[serve.tokens]]\nname = \"front office\"\ntoken = \"{STAFF}\"\n\
          [[serve.tokens]]\nname = \"hr\"\ntoken = \"{HR}\"\nprofile = \"hr\"\n{extra}"

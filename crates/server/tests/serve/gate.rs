@@ -135,7 +135,20 @@ async fn mcp_over_http_refuses_withheld_keys_and_hides_hidden_ones() {
     assert!(text.contains("status=\"current\"") && text.contains("document=\""), "{text}");
     assert!(whole.contains("structuredContent"), "{whole}");
     let (error, text, _) = mcp_client::call(&client, "delete_everything", json!({})).await;
-    assert!(error && text.contains("unknown tool"), "{text}");
+    assert!(error && text.contains("unknown tool") && text.contains("lookup_table, ask"), "{text}");
+    // Issue 19: every tool's text arguments are bounded like /v1/search's query (200 here).
+    let long = "bonus ".repeat(40);
+    for (name, args) in [
+        ("search_documents", json!({"query": long})),
+        ("search_documents", json!({"query": "bonus", "series": long})),
+        ("read_chunk", json!({"key": long})),
+        ("list_documents", json!({"filter": long})),
+        ("lookup_table", json!({"table": "fees", "key": long})),
+        ("ask", json!({"question": long})),
+    ] {
+        let (error, text, _) = mcp_client::call(&client, name, args).await;
+        assert!(error && text.contains("240 characters; the limit is 200"), "{name}: {text}");
+    }
     assert!(problems.is_empty(), "{} leaks:\n{}", problems.len(), problems.join("\n"));
     client.cancel().await.unwrap();
     served.stop().await;
@@ -220,5 +233,32 @@ async fn an_mcp_session_opened_with_one_token_answers_each_request_as_its_own_to
         .await
         .unwrap();
     assert_eq!(resp.status(), 401);
+    served.stop().await;
+}
+
+/// Issue 19: a file that failed to read, made `hr-only` by its sidecar,
+/// is named to the hr token in `/v1/status` and to no staff token.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_hr_only_file_is_named_to_no_staff_token() {
+    let served = Served::audience().await;
+    let engine = served.lib.engine.clone();
+    tokio::task::spawn_blocking(move || {
+        let root = std::path::PathBuf::from(&engine.status().unwrap().roots[0]);
+        let hr = root.join("hr");
+        std::fs::create_dir_all(&hr).unwrap();
+        std::fs::write(hr.join("payroll-secret.pdf"), b"\x00\x01 garbage, not a pdf").unwrap();
+        std::fs::write(hr.join("payroll-secret.pdf.meta.toml"), "audience = [\"hr-only\"]\n").unwrap();
+        let cancel = std::sync::atomic::AtomicBool::new(false);
+        let report = engine.index(&[root], &almirah_core::NoProgress, &cancel).unwrap();
+        assert_eq!(report.failures(), 1, "{:?}", report.outcomes);
+    })
+    .await
+    .unwrap();
+    let (_, staff) = served.get("/v1/status", Some(STAFF)).await;
+    assert!(!staff.contains("payroll-secret"), "{staff}");
+    let (_, docs) = served.get("/v1/documents", Some(STAFF)).await;
+    assert!(!docs.contains("payroll-secret"), "{docs}");
+    let (_, hr) = served.get("/v1/status", Some(HR)).await;
+    assert!(hr.contains("payroll-secret.pdf"), "{hr}");
     served.stop().await;
 }

@@ -52,6 +52,11 @@ async fn oversized_bodies_get_413_and_bad_queries_a_json_400() {
     let big = json!({"query": "x".repeat(20_000)});
     let (status, body) = served.post("/v1/search", Some(STAFF), &big).await;
     assert_eq!((status, error_code(&body).as_str()), (413, "body-too-large"), "{body}");
+    // Issue 19: the token is checked first; a caller without one is not told the limit.
+    for path in ["/v1/search", "/mcp"] {
+        let (status, body) = served.post(path, None, &big).await;
+        assert_eq!((status, error_code(&body).as_str()), (401, "unauthorized"), "{path}: {body}");
+    }
     // Streamed without a Content-Length, the body is cut at the same size.
     let chunks: Vec<Result<Vec<u8>, std::io::Error>> = (0..40).map(|_| Ok(vec![b' '; 1024])).collect();
     let resp = Served::client()
@@ -259,4 +264,37 @@ fn a_non_loopback_bind_without_a_token_is_refused() {
     }
     let (again, _) = serve::extra_tokens(&none, dir.path(), "[::1]:8765".parse().unwrap()).unwrap();
     assert_eq!(again.local.unwrap(), token);
+}
+
+/// Issue 19: a client that sends half a request head and keeps its
+/// socket open is cut after `header_timeout_ms`, and holds a stop no
+/// longer than `shutdown_grace_ms`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_half_sent_request_is_cut_and_never_holds_the_shutdown() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let half = |addr: std::net::SocketAddr| async move {
+        let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+        s.write_all(b"GET /v1/ready HTTP/1.1\r\nHost: x\r\n").await.unwrap();
+        s
+    };
+    let served = Served::start(None, "header_timeout_ms = 300\n").await;
+    let mut slow = half(served.running.as_ref().unwrap().addr).await;
+    let start = Instant::now();
+    let mut buf = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(10), slow.read_to_end(&mut buf)).await;
+    assert!(read.is_ok(), "a half-sent request held its connection for 10 s");
+    assert!(start.elapsed() < Duration::from_secs(5), "{:?}", start.elapsed());
+    served.stop().await;
+
+    let mut served = Served::start(None, "header_timeout_ms = 600000\nshutdown_grace_ms = 300\n").await;
+    let running = served.running.take().unwrap();
+    let _held = half(running.addr).await;
+    let (code, _) = served.get("/v1/ready", None).await;
+    assert_eq!(code, 200);
+    let start = Instant::now();
+    let stopped = tokio::time::timeout(Duration::from_secs(10), running.stop()).await;
+    let stopped = stopped.expect("a half-sent request blocked the shutdown");
+    assert!(start.elapsed() < Duration::from_secs(3), "{:?}", start.elapsed());
+    assert_eq!(stopped.cut, 1, "{stopped:?}");
+    assert!(stopped.connections >= 2, "{stopped:?}");
 }
