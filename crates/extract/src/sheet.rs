@@ -291,6 +291,7 @@ fn iso_duration(s: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)]
     use calamine::ExcelDateTimeType;
 
     use super::*;
