@@ -17,6 +17,10 @@ if [ ! -d "$ALMIRAH_CORPORA" ]; then
 fi
 
 step() { printf '\n== %s (%s)\n' "$1" "$(date +%H:%M:%S)"; }
+# Free disk where the target directory lives, printed at the start and the end
+# (a full disk fails the build with "No space left on device").
+disk() { df -h "${CARGO_TARGET_DIR:-.}" 2>/dev/null | tail -n 1 | awk '{ print "disk: " $4 " free of " $2 }'; }
+disk
 
 step "models"
 scripts/fetch-models.sh
@@ -86,6 +90,7 @@ step "docs"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
 
 step "done"
+disk
 # The closing line sums every `cargo test` binary (the last one cargo prints is
 # often a doc-test run with 0 tests).
 echo "tests: ${passed:-0} passed, ${failed:-0} failed"

@@ -127,11 +127,17 @@ fn the_sample_evaluation_set_runs_with_no_stale_citation() {
         results: &results,
         retrieval: &[],
         retrieval_results: &[],
+        library: almirah_answer::eval::plots::LibraryPhase { chunks: 40, vectors_pending: 3 },
     };
     almirah_answer::eval::plots::write_report(dir.path(), outcome).unwrap();
     for f in ["report.md", "results.json", "accuracy-vs-cost.svg", "latency.svg"] {
         assert!(dir.path().join(f).metadata().unwrap().len() > 100, "{f}");
     }
+    let report = std::fs::read_to_string(dir.path().join("report.md")).unwrap();
+    assert!(report.contains("library: 40 chunks, 3 still without a vector"), "{report}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("results.json")).unwrap()).unwrap();
+    assert_eq!(json["library"]["vectors_pending"], 3);
 }
 
 #[test]

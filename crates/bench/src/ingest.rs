@@ -29,8 +29,15 @@ pub struct IngestRun {
     pub chunks: usize,
     /// Bytes of the files processed.
     pub bytes: u64,
-    /// Wall time of `Engine::index`, in seconds.
+    /// Wall time of `Engine::index`, in seconds (until every chunk has its
+    /// vector: `index` waits for the backfill).
     pub elapsed_s: f64,
+    /// Seconds until every file was searchable by keywords (the first
+    /// phase committed; the gate applies from then on).
+    pub searchable_s: f64,
+    /// Chunks embedded per second of the embedding phase (after the first
+    /// phase), the figure to set beside a pipeline that embeds everything.
+    pub vector_chunks_per_s: f64,
     /// Files per second.
     pub files_per_s: f64,
     /// Chunks per second.
@@ -112,6 +119,8 @@ pub fn index_folder(
         chunks: report.chunks_added,
         bytes: report.bytes_processed,
         elapsed_s,
+        searchable_s: report.searchable_ms as f64 / 1000.0,
+        vector_chunks_per_s: report.chunks_added as f64 / (elapsed_s - report.searchable_ms as f64 / 1000.0).max(1e-9),
         files_per_s: files as f64 / elapsed_s,
         chunks_per_s: report.chunks_added as f64 / elapsed_s,
         mb_per_s: report.bytes_processed as f64 / 1e6 / elapsed_s,

@@ -215,6 +215,10 @@ pub enum Command {
         /// Write report.md, results.json and SVG plots into this folder.
         #[arg(long)]
         report: Option<PathBuf>,
+        /// Which questions run: all, tuning or reporting (each question's
+        /// half is fixed by the BLAKE3 hash of its id; quote the reporting half).
+        #[arg(long, default_value = "all")]
+        half: almirah_answer::eval::Half,
     },
     /// Keep the library current: watch the configured folders (and any given),
     /// index every change, reconcile periodically. Runs until Ctrl-C.

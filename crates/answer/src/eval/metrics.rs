@@ -43,6 +43,9 @@ pub struct QuestionResult {
     pub stale_citation: bool,
     /// The system abstained.
     pub abstained: bool,
+    /// Words in the answer, citations removed.
+    #[serde(default)]
+    pub answer_words: usize,
     /// The set expects an abstention.
     pub expect_abstain: bool,
     /// Wall time, ms.
@@ -80,9 +83,7 @@ pub fn source_matches(path: &str, expected: &str) -> bool {
 pub fn score(item: &EvalItem, answer: &Answer, mode: &str) -> QuestionResult {
     let e = &item.expect;
     let text = strip_citations(&answer.text).to_lowercase();
-    let any = e.answer_any.is_empty() || e.answer_any.iter().any(|a| text.contains(&a.to_lowercase()));
-    let none = e.answer_none.iter().all(|a| !text.contains(&a.to_lowercase()));
-    let correct = if e.abstain { answer.abstained } else { !answer.abstained && any && none };
+    let correct = if e.abstain { answer.abstained } else { !answer.abstained && answer_matches(e, &text) };
     let cited_paths: Vec<&str> = answer.citations.iter().map(|c| c.path.as_str()).collect();
     let cited: Vec<String> = cited_paths.iter().map(|p| file_name(p)).collect();
     let admitted = admitted_files(answer);
@@ -123,6 +124,7 @@ pub fn score(item: &EvalItem, answer: &Answer, mode: &str) -> QuestionResult {
         cited,
         citation_precision,
         abstained: answer.abstained,
+        answer_words: text.split_whitespace().count(),
         expect_abstain: e.abstain,
         ms: answer.trace.total_ms,
         model_calls: answer.trace.model_calls,
@@ -131,6 +133,46 @@ pub fn score(item: &EvalItem, answer: &Answer, mode: &str) -> QuestionResult {
         input_tokens,
         output_tokens,
     }
+}
+
+/// Whether `text` (lower-cased, citations removed) is a right answer for
+/// `e`: a yes/no question (every `answer_any` is "yes" or "no") is judged by
+/// the answer's first word alone, so "No: ..." is not credited for "yes"
+/// and a "yes" buried in the evidence does not count; otherwise one of
+/// `answer_any` occurs as whole words ("35" does not match "1935", "no"
+/// does not match "not" or "November") and none of `answer_none` does.
+pub fn answer_matches(e: &super::set::Expect, text: &str) -> bool {
+    let is_yes_no = |a: &String| matches!(a.trim().to_lowercase().as_str(), "yes" | "no");
+    if !e.answer_any.is_empty() && e.answer_any.iter().all(is_yes_no) {
+        let first = text.split(|c: char| !c.is_alphanumeric()).find(|w| !w.is_empty()).unwrap_or_default();
+        return e.answer_any.iter().any(|a| a.trim().eq_ignore_ascii_case(first));
+    }
+    let any = e.answer_any.is_empty() || e.answer_any.iter().any(|a| contains_words(text, &a.to_lowercase()));
+    any && e.answer_none.iter().all(|a| !contains_words(text, &a.to_lowercase()))
+}
+
+/// Whether `needle` occurs in `text` on word boundaries: where the needle
+/// starts (ends) with a letter or digit, the text character before (after)
+/// the match is not one. Both are compared as given (lower-case them first).
+pub fn contains_words(text: &str, needle: &str) -> bool {
+    let needle = needle.trim();
+    if needle.is_empty() {
+        return true;
+    }
+    let word_start = needle.chars().next().is_some_and(char::is_alphanumeric);
+    let word_end = needle.chars().next_back().is_some_and(char::is_alphanumeric);
+    let mut from = 0;
+    while let Some(i) = text[from..].find(needle) {
+        let (start, end) = (from + i, from + i + needle.len());
+        let before = text[..start].chars().next_back().is_some_and(char::is_alphanumeric);
+        let after = text[end..].chars().next().is_some_and(char::is_alphanumeric);
+        let split_word = (word_start && before) || (word_end && after);
+        if !split_word {
+            return true;
+        }
+        from = start + text[start..].chars().next().map_or(1, char::len_utf8);
+    }
+    false
 }
 
 /// Paths of every chunk a search admitted.
@@ -226,6 +268,8 @@ pub struct Summary {
     pub input_tokens: f64,
     /// Mean tool calls.
     pub tool_calls: f64,
+    /// Mean words per answer, over the questions answered (not abstained).
+    pub answer_words: f64,
     /// Mean prompt plus completion tokens.
     pub tokens: f64,
 }
@@ -281,6 +325,7 @@ pub fn summarise(mode: &str, results: &[QuestionResult]) -> Summary {
         ),
         input_tokens: mean(results.iter().map(|r| r.input_tokens as f64)),
         tool_calls: mean(results.iter().map(|r| r.tool_calls as f64)),
+        answer_words: mean(results.iter().filter(|r| !r.abstained).map(|r| r.answer_words as f64)),
         tokens: mean(results.iter().map(|r| (r.input_tokens + r.output_tokens) as f64)),
     }
 }
@@ -295,6 +340,36 @@ mod tests {
         assert_eq!(token_f1("nothing", "18 days"), 0.0);
         assert_eq!(percentile(&[5.0, 1.0, 3.0, 2.0, 4.0], 50.0), 3.0);
         assert_eq!(percentile(&[5.0, 1.0, 3.0, 2.0, 4.0], 95.0), 5.0);
+    }
+
+    #[test]
+    fn answers_match_whole_words_only() {
+        assert!(contains_words("the cap is rs 35 a day.", "35"));
+        assert!(!contains_words("founded in 1935.", "35"));
+        assert!(!contains_words("this is not allowed", "no"));
+        assert!(!contains_words("christopher nolan directed it", "no"));
+        assert!(contains_words("up to 4 hours (for each election)", "4 hours"));
+        assert!(contains_words("e-mail hr@example.gov.", "hr@example.gov"));
+        assert!(contains_words("$1,000.", "$1,000"));
+        assert!(!contains_words("$11,000.", "1,000"));
+        assert!(contains_words("आवास शुल्क 50%", "50%"));
+    }
+
+    #[test]
+    fn yes_no_is_judged_by_the_first_word() {
+        let expect = |any: &[&str]| super::super::set::Expect {
+            answer_any: any.iter().map(|s| s.to_string()).collect(),
+            ..Default::default()
+        };
+        assert!(answer_matches(&expect(&["no"]), "no: credit hours never expire."));
+        assert!(!answer_matches(&expect(&["no"]), "yes: there is no limit."));
+        assert!(!answer_matches(&expect(&["yes"]), "the policy says yes in one case."));
+        assert!(answer_matches(&expect(&["yes"]), "\"yes\" - both are documentaries"));
+        let mixed = expect(&["35 hours"]);
+        assert!(!answer_matches(&mixed, "up to 135 hours."));
+        let mut forbidden = expect(&["march"]);
+        forbidden.answer_none = vec!["no".into()];
+        assert!(answer_matches(&forbidden, "by march, not later."), "\"not\" is not the forbidden \"no\"");
     }
 
     #[test]

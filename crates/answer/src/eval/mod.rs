@@ -18,4 +18,4 @@ pub mod set;
 
 pub use metrics::{QuestionResult, Summary, score, summarise};
 pub use retrieval::{RetrievalResult, RetrievalSummary, summarise_retrieval};
-pub use set::{EvalItem, Expect, load};
+pub use set::{EvalItem, Expect, Half, load};

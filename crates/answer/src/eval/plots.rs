@@ -33,6 +33,7 @@ pub fn table(summaries: &[Summary]) -> String {
         ("questions", Box::new(|s| s.questions.to_string())),
         ("accuracy", Box::new(|s| format!("{:.3}", s.accuracy))),
         ("answer F1", Box::new(|s| format!("{:.3}", s.f1))),
+        ("mean answer length (words)", Box::new(|s| format!("{:.1}", s.answer_words))),
         ("exact match", Box::new(|s| format!("{:.3}", s.exact_match))),
         ("recall@5 (gold sources)", Box::new(|s| format!("{:.3}", s.recall_at_5))),
         ("recall@10 (gold sources)", Box::new(|s| format!("{:.3}", s.recall_at_10))),
@@ -86,6 +87,33 @@ pub struct Outcome<'a> {
     pub retrieval: &'a [RetrievalSummary],
     /// Every ranked question.
     pub retrieval_results: &'a [RetrievalResult],
+    /// Which phase the library was in when the set ran (issue 16): its
+    /// chunks and how many still wait for a vector (0: hybrid throughout).
+    pub library: LibraryPhase,
+}
+
+/// The library an evaluation ran on: keyword search covers every chunk from
+/// the first phase; vectors follow from the embedding queue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct LibraryPhase {
+    /// Chunks in the library.
+    pub chunks: u64,
+    /// Chunks still without a vector (found by BM25 only).
+    pub vectors_pending: u64,
+}
+
+impl std::fmt::Display for LibraryPhase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.vectors_pending == 0 {
+            write!(f, "library: {} chunks, vectors complete (hybrid search throughout)", self.chunks)
+        } else {
+            write!(
+                f,
+                "library: {} chunks, {} still without a vector (first phase: those are found by BM25 only)",
+                self.chunks, self.vectors_pending
+            )
+        }
+    }
 }
 
 /// Write `report.md`, `results.json` and the SVG plots into `dir`
@@ -95,12 +123,12 @@ pub struct Outcome<'a> {
 /// # Errors
 /// [`ReportError`].
 pub fn write_report(dir: &Path, outcome: Outcome<'_>) -> Result<(), ReportError> {
-    let Outcome { summaries, results, retrieval, retrieval_results } = outcome;
+    let Outcome { summaries, results, retrieval, retrieval_results, library } = outcome;
     std::fs::create_dir_all(dir)?;
-    let json = serde_json::json!({ "summaries": summaries, "results": results,
+    let json = serde_json::json!({ "summaries": summaries, "results": results, "library": library,
         "retrieval": { "summaries": retrieval, "results": retrieval_results } });
     std::fs::write(dir.join("results.json"), serde_json::to_string_pretty(&json).unwrap_or_default())?;
-    let mut md = String::from("# Evaluation report\n\n");
+    let mut md = format!("# Evaluation report\n\n{library}.\n\n");
     if !retrieval.is_empty() {
         retrieval_bars(&dir.join("retrieval.svg"), retrieval)?;
         md.push_str(&format!("## Rankers alone\n\n{}\n![retrieval](retrieval.svg)\n\n", retrieval_table(retrieval)));

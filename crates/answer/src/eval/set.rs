@@ -32,6 +32,57 @@ pub struct EvalItem {
     pub expect: Expect,
 }
 
+/// Which half of a set an evaluation runs. Each question falls in one
+/// half by the first byte of the BLAKE3 hash of its id (even: tuning, odd:
+/// reporting), so the split never changes when questions are added and
+/// nobody has to keep a list: tune rules on the tuning half, and quote only
+/// the reporting half.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Half {
+    /// Every question.
+    All,
+    /// Questions to tune rules on.
+    Tuning,
+    /// Questions whose results are reported.
+    Reporting,
+}
+
+impl Half {
+    /// The half `id` falls in ([`Half::Tuning`] or [`Half::Reporting`]).
+    pub fn of(id: &str) -> Half {
+        if blake3::hash(id.as_bytes()).as_bytes()[0].is_multiple_of(2) { Half::Tuning } else { Half::Reporting }
+    }
+
+    /// Whether the question `id` runs in this half.
+    pub fn holds(self, id: &str) -> bool {
+        self == Half::All || Half::of(id) == self
+    }
+}
+
+impl std::str::FromStr for Half {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "all" => Ok(Half::All),
+            "tuning" => Ok(Half::Tuning),
+            "reporting" => Ok(Half::Reporting),
+            other => Err(format!("unknown half {other:?} (all, tuning or reporting)")),
+        }
+    }
+}
+
+impl std::fmt::Display for Half {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Half::All => "all",
+            Half::Tuning => "tuning",
+            Half::Reporting => "reporting",
+        })
+    }
+}
+
 /// Parse a JSONL set: the items, and `(line number, error)` for each bad line.
 pub fn load(text: &str) -> (Vec<EvalItem>, Vec<(usize, String)>) {
     let mut items = Vec::new();
@@ -51,6 +102,21 @@ pub fn load(text: &str) -> (Vec<EvalItem>, Vec<(usize, String)>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn halves_split_by_the_hash_of_the_id_and_are_stable() {
+        let ids: Vec<String> = (0..200).map(|i| format!("q{i}")).collect();
+        let reporting = ids.iter().filter(|id| Half::Reporting.holds(id)).count();
+        let tuning = ids.iter().filter(|id| Half::Tuning.holds(id)).count();
+        assert_eq!(reporting + tuning, ids.len());
+        assert!((70..=130).contains(&reporting), "{reporting} of 200 in the reporting half");
+        assert!(ids.iter().all(|id| Half::All.holds(id)));
+        // The split is a function of the id alone: fixed for ever.
+        assert_eq!(
+            Half::of("q0"),
+            if blake3::hash(b"q0").as_bytes()[0].is_multiple_of(2) { Half::Tuning } else { Half::Reporting }
+        );
+    }
 
     #[test]
     fn malformed_lines_are_reported_and_skipped() {

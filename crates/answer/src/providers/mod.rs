@@ -116,12 +116,12 @@ fn answer_with(
     if evidence.is_empty() {
         return Ok(Draft::default());
     }
-    let messages = prompt::answer_messages(question, evidence, retry_note);
+    let messages = prompt::answer_messages(question, evidence, retry_note, prompt::Citing::Numbers);
     let reply = model.chat(&ChatRequest { messages, ..Default::default() })?;
     if reply.content.trim().is_empty() {
         return Err(ModelError::BadReply(format!("{}: empty answer", model.id())));
     }
-    Ok(prompt::parse_draft(&reply.content, reply.usage))
+    Ok(prompt::parse_draft(&reply.content, reply.usage, evidence))
 }
 
 fn transport_config(id: &str, key: Option<FoundKey>, auth: AuthStyle, options: &ProviderOptions) -> TransportConfig {

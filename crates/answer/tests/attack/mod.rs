@@ -380,13 +380,18 @@ impl ChatModel for Attacker {
 }
 
 /// The passages of a drafting prompt: `<document key="K" …>TEXT</document>`.
+/// The blocks of a prompt as (what to cite, text): a tool result's
+/// `<document key="…">` gives its key, a drafting prompt's `<passage n="…">`
+/// its number.
 fn passages(prompt: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
-    for block in prompt.split("<document ").skip(1) {
-        let Some(key) = block.split("key=\"").nth(1).and_then(|r| r.split('"').next()) else { continue };
-        let body = block.split_once(">\n").map_or("", |(_, b)| b);
-        let text = body.split("</document>").next().unwrap_or_default();
-        out.push((key.replace("&quot;", "\"").replace("&amp;", "&"), text.to_string()));
+    for (open, attr, close) in [("<document ", "key=\"", "</document>"), ("<passage ", "n=\"", "</passage>")] {
+        for block in prompt.split(open).skip(1) {
+            let Some(key) = block.split(attr).nth(1).and_then(|r| r.split('"').next()) else { continue };
+            let body = block.split_once(">\n").map_or("", |(_, b)| b);
+            let text = body.split(close).next().unwrap_or_default();
+            out.push((key.replace("&quot;", "\"").replace("&amp;", "&"), text.to_string()));
+        }
     }
     out
 }

@@ -10,9 +10,9 @@ use std::process::ExitCode;
 use std::str::FromStr;
 use std::time::Instant;
 
-use almirah_answer::eval::plots::Outcome;
+use almirah_answer::eval::plots::{LibraryPhase, Outcome};
 use almirah_answer::eval::retrieval::{RetrievalResult, dedup_documents};
-use almirah_answer::eval::{self, EvalItem, QuestionResult};
+use almirah_answer::eval::{self, EvalItem, Half, QuestionResult};
 use almirah_answer::mode::Mode;
 use almirah_core::freshness::dates::{DateOrder, parse_date};
 use almirah_core::{Engine, SearchMode, SearchOptions};
@@ -63,27 +63,46 @@ fn today_of(item: &EvalItem) -> NaiveDate {
         .unwrap_or_else(|| chrono::Local::now().date_naive())
 }
 
+/// The set to run: its file and the half of its questions.
+pub struct SetRun<'a> {
+    /// The JSONL file.
+    pub path: &'a Path,
+    /// Which questions run.
+    pub half: Half,
+}
+
 /// Run an evaluation set and print the per-mode table.
 pub fn run(
     engine: &Engine,
     answering: &super::model::Answering,
-    set: &Path,
+    set: SetRun<'_>,
     modes: &[String],
     report: Option<&Path>,
     json: bool,
 ) -> Result<ExitCode> {
     let modes = parse_modes(modes)?;
-    let text = std::fs::read_to_string(set).with_context(|| format!("reading {}", set.display()))?;
-    let (items, errors) = eval::load(&text);
+    let path = set.path;
+    let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let (mut items, errors) = eval::load(&text);
     for (line, err) in &errors {
-        eprintln!("{}:{line}: skipped a malformed line: {err}", set.display());
+        eprintln!("{}:{line}: skipped a malformed line: {err}", path.display());
     }
+    let total = items.len();
+    items.retain(|item| set.half.holds(&item.id));
     if items.is_empty() {
-        bail!("{} holds no questions", set.display());
+        bail!(
+            "{} holds no questions{}",
+            path.display(),
+            if total > 0 { format!(" in the {} half", set.half) } else { String::new() }
+        );
     }
-    if engine.status()?.chunks == 0 {
+    eprintln!("{} of {total} questions ({} half)", items.len(), set.half);
+    let status = engine.status()?;
+    if status.chunks == 0 {
         bail!("the library is empty: index the set's documents first (almirah index <folder>)");
     }
+    let library = LibraryPhase { chunks: status.chunks, vectors_pending: status.vectors_pending };
+    eprintln!("{library}");
     let (mut results, mut summaries) = (Vec::new(), Vec::new());
     for mode in &modes.answering {
         let mode_results = answer_all(engine, answering, &items, *mode)?;
@@ -96,7 +115,8 @@ pub fn run(
         rankers.push(eval::summarise_retrieval(name, &mode_results));
         ranked.extend(mode_results);
     }
-    let outcome = Outcome { summaries: &summaries, results: &results, retrieval: &rankers, retrieval_results: &ranked };
+    let outcome =
+        Outcome { summaries: &summaries, results: &results, retrieval: &rankers, retrieval_results: &ranked, library };
     if let Some(dir) = report {
         eval::plots::write_report(dir, outcome)?;
         eprintln!("report written to {}", dir.join("report.md").display());
@@ -165,11 +185,13 @@ fn print(outcome: Outcome<'_>, json: bool) -> Result<()> {
         let value = serde_json::json!({
             "summaries": outcome.summaries,
             "results": outcome.results,
+            "library": outcome.library,
             "retrieval": { "summaries": outcome.retrieval, "results": outcome.retrieval_results },
         });
         println!("{}", serde_json::to_string_pretty(&value)?);
         return Ok(());
     }
+    println!("{}", outcome.library);
     if !outcome.summaries.is_empty() {
         println!("{}", eval::plots::table(outcome.summaries));
     }

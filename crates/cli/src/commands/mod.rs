@@ -52,9 +52,9 @@ pub fn run(cli: &Cli) -> Result<ExitCode> {
             let answering = model::Answering::from_cli(cli, model.as_deref(), mode.as_deref())?;
             ask::run(&engine, &answering, question, as_of, *trace, cli.json)
         }
-        Command::Eval { set, mode, report, model } => {
+        Command::Eval { set, mode, report, model, half } => {
             let answering = model::Answering::from_cli(cli, model.as_deref(), None)?;
-            eval::run(&engine, &answering, set, mode, report.as_deref(), cli.json)
+            eval::run(&engine, &answering, eval::SetRun { path: set, half: *half }, mode, report.as_deref(), cli.json)
         }
         Command::Status => status::run(&engine, cli.json),
         Command::Folders { action } => folders::run(&engine, cli, action),

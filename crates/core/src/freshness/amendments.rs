@@ -8,25 +8,18 @@
 use std::collections::BTreeMap;
 
 use super::meta::DocMeta;
-use super::status::DocStatus;
 use crate::ids::DocId;
 
 /// The amendment mark of each current document amended by another current
-/// one, over the visible documents only (so a mark never names a document
-/// the user may not see).
-pub fn marks(metas: &BTreeMap<DocId, DocMeta>, statuses: &BTreeMap<DocId, DocStatus>) -> BTreeMap<DocId, String> {
-    let current = |id: &DocId| statuses.get(id).is_some_and(DocStatus::is_current);
-    let mut out: BTreeMap<DocId, Vec<String>> = BTreeMap::new();
-    for (amender, meta) in metas.iter().filter(|(id, _)| current(id)) {
-        let Some(amends) = meta.amends.as_ref() else { continue };
-        for (amended, target) in metas.iter().filter(|(id, _)| *id != amender && current(id)) {
-            if amends.value.iter().any(|r| target.references.contains(r)) {
-                out.entry(*amended).or_default().push(describe(meta));
-            }
-        }
-    }
-    out.into_iter()
-        .map(|(id, by)| (id, format!("amended by {}: where they differ, the amendment applies", by.join(" and "))))
+/// one (`amended`, from [`super::records::StatusRecords::amended`] over the visible
+/// documents only, so a mark never names a document the user may not see).
+pub fn marks(metas: &BTreeMap<DocId, DocMeta>, amended: BTreeMap<DocId, Vec<DocId>>) -> BTreeMap<DocId, String> {
+    amended
+        .into_iter()
+        .map(|(id, by)| {
+            let by: Vec<String> = by.iter().filter_map(|b| metas.get(b)).map(describe).collect();
+            (id, format!("amended by {}: where they differ, the amendment applies", by.join(" and ")))
+        })
         .collect()
 }
 

@@ -13,7 +13,8 @@ use heed::RoTxn;
 use super::describe::FolderSettings;
 use super::meta::DocMeta;
 use super::overrides;
-use super::status::{AsOf, DocInfo, DocStatus, StatusIndex, compute_indexed};
+use super::records::{StatusRecords, StatusTable};
+use super::status::{AsOf, DocStatus};
 use crate::error::Result;
 use crate::ids::{ChunkId, ChunkSet, DocId};
 use crate::store::{Databases, doc_facet};
@@ -27,9 +28,10 @@ use crate::store::{Databases, doc_facet};
 #[derive(Debug, Default)]
 pub struct GateInputs {
     metas: BTreeMap<DocId, DocMeta>,
-    doc_chunks: BTreeMap<DocId, ChunkSet>,
+    /// Each document's chunks, in document-id order (the records' positions).
+    doc_chunks: Vec<ChunkSet>,
     unreadable_newer: BTreeMap<DocId, String>,
-    index: StatusIndex,
+    records: StatusRecords,
 }
 
 impl GateInputs {
@@ -40,13 +42,12 @@ impl GateInputs {
     pub fn load(dbs: &Databases, rtxn: &RoTxn<'_>, folders: &[FolderSettings]) -> Result<Self> {
         let metas = load_metas(dbs, rtxn)?;
         let unreadable_newer = super::unreadable::marks(dbs, rtxn, &metas, folders)?;
-        let mut doc_chunks = BTreeMap::new();
+        let mut doc_chunks = Vec::with_capacity(metas.len());
         for id in metas.keys() {
-            doc_chunks.insert(*id, dbs.facets.get(rtxn, &doc_facet(*id))?.unwrap_or_default());
+            doc_chunks.push(dbs.facets.get(rtxn, &doc_facet(*id))?.unwrap_or_default());
         }
-        let docs: Vec<DocInfo<'_>> = metas.iter().map(|(id, meta)| DocInfo { id: *id, meta }).collect();
-        let index = StatusIndex::new(&docs);
-        Ok(Self { metas, doc_chunks, unreadable_newer, index })
+        let records = StatusRecords::new(&metas);
+        Ok(Self { metas, doc_chunks, unreadable_newer, records })
     }
 }
 
@@ -58,7 +59,7 @@ pub struct Gate {
     admissible: ChunkSet,
     withheld: ChunkSet,
     visible: ChunkSet,
-    statuses: BTreeMap<DocId, DocStatus>,
+    statuses: StatusTable,
     amended_by: BTreeMap<DocId, String>,
 }
 
@@ -85,12 +86,12 @@ impl Gate {
 
     /// Whether the user may see that `doc` exists.
     pub fn is_visible(&self, doc: DocId) -> bool {
-        self.statuses.contains_key(&doc)
+        self.statuses.contains(doc)
     }
 
     /// Whether `doc` is visible and current.
     pub fn admits(&self, doc: DocId) -> bool {
-        self.statuses.get(&doc).is_some_and(DocStatus::is_current)
+        self.statuses.get(doc).is_some_and(DocStatus::is_current)
     }
 
     /// Whether `chunk` may be shown, quoted and cited.
@@ -100,7 +101,7 @@ impl Gate {
 
     /// The status of a visible document; `None` for a hidden or unknown one.
     pub fn status(&self, doc: DocId) -> Option<&DocStatus> {
-        self.statuses.get(&doc)
+        self.statuses.get(doc)
     }
 
     /// Metadata (overrides applied) of a visible document.
@@ -110,12 +111,16 @@ impl Gate {
 
     /// Every visible document with its status, by id.
     pub fn visible_documents(&self) -> impl Iterator<Item = (DocId, &DocStatus)> + '_ {
-        self.statuses.iter().map(|(id, s)| (*id, s))
+        self.statuses.iter()
     }
 
     /// The chunks of a visible document (empty for a hidden or unknown one).
     pub fn chunks_of(&self, doc: DocId) -> ChunkSet {
-        self.visible(doc).and_then(|d| self.inputs.doc_chunks.get(&d)).cloned().unwrap_or_default()
+        self.statuses
+            .find(doc)
+            .and_then(|(pos, _)| self.inputs.doc_chunks.get(pos as usize))
+            .cloned()
+            .unwrap_or_default()
     }
 
     /// The mark of a visible document whose newer version could not be read.
@@ -137,18 +142,17 @@ impl Gate {
 
     /// The gate for `as_of` and the user's `audiences` over `inputs`.
     pub fn from_inputs(inputs: Arc<GateInputs>, as_of: AsOf, audiences: &[String]) -> Self {
-        let mut statuses = compute_indexed(&inputs.metas, &inputs.index, &as_of, audiences);
-        statuses.retain(|_, s| s.audience_allowed);
+        let statuses = inputs.records.statuses(&as_of, audiences);
         let (mut current, mut other) = (Vec::new(), Vec::new());
-        for (id, status) in &statuses {
-            if let Some(chunks) = inputs.doc_chunks.get(id) {
+        for (pos, status) in statuses.positions() {
+            if let Some(chunks) = inputs.doc_chunks.get(pos as usize) {
                 if status.is_current() { current.push(chunks) } else { other.push(chunks) }
             }
         }
         let admissible = ChunkSet::union_of(current.iter().copied());
         let withheld = ChunkSet::union_of(other.iter().copied());
         let visible = ChunkSet::union_of([&admissible, &withheld]);
-        let amended_by = super::amendments::marks(&inputs.metas, &statuses);
+        let amended_by = super::amendments::marks(&inputs.metas, inputs.records.amended(&statuses));
         Self { as_of, inputs, admissible, withheld, visible, statuses, amended_by }
     }
 }

@@ -27,13 +27,14 @@ pub const BUILTIN_DIMENSIONS: usize = 384;
 /// Longest input in word pieces, special tokens included; longer texts are
 /// truncated (the model card's `max_seq_length`).
 pub const BUILTIN_MAX_TOKENS: usize = 256;
-/// Texts per forward pass; each batch is padded to its own longest text.
+/// Texts per forward pass by default; each batch is padded to its own longest text.
 const MAX_BATCH: usize = 32;
 
 /// all-MiniLM-L6-v2 on the CPU: 384-dimensional unit vectors, inputs truncated
 /// at 256 word pieces, English only. Provider id `builtin`, no prefixes.
 pub struct BuiltinEmbedder {
     model: BertModel,
+    max_batch: usize,
     tokenizer: Tokenizer,
     id: EmbedderId,
     dir: PathBuf,
@@ -64,7 +65,13 @@ impl BuiltinEmbedder {
         let weights = std::fs::read(dir.join("model.safetensors")).map_err(model_err)?;
         let vb = VarBuilder::from_buffered_safetensors(weights, DType::F32, &Device::Cpu).map_err(model_err)?;
         let model = BertModel::load(vb, &config).map_err(model_err)?;
-        Ok(Self { model, tokenizer, id: builtin_id(), dir })
+        Ok(Self { model, max_batch: MAX_BATCH, tokenizer, id: builtin_id(), dir })
+    }
+
+    /// The same model with at most `max_batch` texts per forward pass (at least 1).
+    pub fn with_max_batch(mut self, max_batch: usize) -> Self {
+        self.max_batch = max_batch.max(1);
+        self
     }
 
     /// The folder the model was loaded from.
@@ -72,7 +79,7 @@ impl BuiltinEmbedder {
         &self.dir
     }
 
-    /// One forward pass over at most [`MAX_BATCH`] texts.
+    /// One forward pass over at most `max_batch` texts.
     fn embed_batch(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError> {
         let encodings = self.tokenizer.encode_batch(texts.to_vec(), true).map_err(model_err)?;
         let len = encodings.first().map_or(0, |e| e.get_ids().len());
@@ -107,7 +114,7 @@ impl Embedder for BuiltinEmbedder {
     }
 
     fn max_batch(&self) -> usize {
-        MAX_BATCH
+        self.max_batch
     }
 
     /// Texts are batched by similar length (sorted; padding at most 1.25x), so a short
@@ -115,7 +122,7 @@ impl Embedder for BuiltinEmbedder {
     /// in input order.
     fn embed(&self, texts: &[&str], _kind: InputKind) -> Result<Vec<Vec<f32>>, EmbedError> {
         let mut out: Vec<Option<Vec<f32>>> = vec![None; texts.len()];
-        for batch in length_batches(texts, MAX_BATCH) {
+        for batch in length_batches(texts, self.max_batch) {
             let batch_texts: Vec<&str> = batch.iter().map(|&i| texts[i]).collect();
             let vectors = self.embed_batch(&batch_texts)?;
             if vectors.len() != batch.len() {

@@ -182,7 +182,8 @@ fn a_timeout_fails_at_once_with_a_clear_error() {
 
 #[test]
 fn answer_parses_cited_sentences_into_a_draft() {
-    let text = "Earned leave is 18 days a year. [leave@4::el#1] It can be carried over up to 300 days [leave@4::el#2].";
+    // A passage number, and a written-out key of a passage shown (tolerated).
+    let text = "Earned leave is 18 days a year. [1] It can be carried over up to 300 days [leave@4::el#2].";
     let body = reply(json!(text), None);
     let server = Server::start(move |_, _| Reply::json(200, &body));
     let ev = [
@@ -199,7 +200,7 @@ fn answer_parses_cited_sentences_into_a_draft() {
     let sent = &server.requests()[0].body;
     assert!(sent.get("tools").is_none());
     let user = sent["messages"][1]["content"].as_str().unwrap();
-    assert!(user.contains("<document key=\"leave@4::el#1\" title=\"Leave Rules\" section=\"Leave\">"), "{user}");
+    assert!(user.contains("<passage n=\"1\" title=\"Leave Rules\" section=\"Leave\">"), "{user}");
     assert!(user.contains("Question: How much earned leave?"));
     assert!(user.contains("Your previous answer failed these checks: no citation: \"x\""), "{user}");
 }
