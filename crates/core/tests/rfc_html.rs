@@ -16,9 +16,11 @@ use almirah_core::store::FileStatus;
 /// RFC number → (status labels, RFC numbers superseding it, supersedes field source).
 type Statuses = BTreeMap<u32, (Vec<String>, Vec<u32>, Option<Provenance>)>;
 
-fn rfc_number(text: &str) -> u32 {
-    let digits: String = text.chars().skip_while(|c| !c.is_ascii_digit()).take_while(char::is_ascii_digit).collect();
-    digits.parse().unwrap_or_else(|_| panic!("no RFC number in {text}"))
+/// The RFC number in a file's name (`/tmp/.tmpX1/rfc7230.html` → 7230).
+fn rfc_number(path: &str) -> u32 {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let digits: String = name.chars().skip_while(|c| !c.is_ascii_digit()).take_while(char::is_ascii_digit).collect();
+    digits.parse().unwrap_or_else(|_| panic!("no RFC number in {path}"))
 }
 
 /// Index the files of `dir` named `rfc*.<ext>` and read every RFC's status.

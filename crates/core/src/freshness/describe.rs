@@ -163,8 +163,7 @@ pub fn describe(input: &DescribeInput<'_>) -> DocMeta {
             .flatten()
     });
     meta.effective_until = meta.effective_until.take().filter(|u| own_until(u, meta.in_force_from()));
-    meta.supersedes = statement_field(&sources, SUPERSEDES_KEYS, input.opening, explicit_only, superseded_references)
-        .or_else(|| (!explicit_only).then(|| replaced_in_properties(input.properties)).flatten());
+    meta.supersedes = supersedes_field(input, &sources, explicit_only);
     meta.amends = statement_field(&sources, AMENDS_KEYS, input.opening, explicit_only, amended_references);
     let session = meta.session.as_ref().map(|s| s.value);
     meta.references = references(input.file_stem, input.header, session);
@@ -202,13 +201,37 @@ fn statement_field(
     explicit_only: bool,
     read: fn(&str) -> Vec<String>,
 ) -> Option<Field<Vec<String>>> {
-    if let Some(f) = list_field(sources, keys) {
-        let refs: Vec<String> = f.value.iter().flat_map(|v| references_from_value(v)).collect();
-        return Some(Field::new(refs, f.source));
-    }
-    if explicit_only {
-        return None;
-    }
+    listed_references(sources, keys).or_else(|| (!explicit_only).then(|| stated_references(opening, read)).flatten())
+}
+
+/// What this document supersedes: a sidecar or front-matter list, else
+/// (unless `explicit_only`) the file's own `dct.replaces` properties (the
+/// publisher's structured statement), else the statements in the opening
+/// ("Obsoletes:", "in supersession of …").
+fn supersedes_field(
+    input: &DescribeInput<'_>,
+    sources: &[(Provenance, &BTreeMap<String, Value>)],
+    explicit_only: bool,
+) -> Option<Field<Vec<String>>> {
+    listed_references(sources, SUPERSEDES_KEYS).or_else(|| {
+        (!explicit_only)
+            .then(|| {
+                replaced_in_properties(input.properties)
+                    .or_else(|| stated_references(input.opening, superseded_references))
+            })
+            .flatten()
+    })
+}
+
+/// References from a sidecar or front-matter list under `keys`.
+fn listed_references(sources: &[(Provenance, &BTreeMap<String, Value>)], keys: &[&str]) -> Option<Field<Vec<String>>> {
+    let f = list_field(sources, keys)?;
+    let refs: Vec<String> = f.value.iter().flat_map(|v| references_from_value(v)).collect();
+    Some(Field::new(refs, f.source))
+}
+
+/// References from the statements `read` finds in the opening.
+fn stated_references(opening: &str, read: fn(&str) -> Vec<String>) -> Option<Field<Vec<String>>> {
     let refs = read(opening);
     (!refs.is_empty()).then(|| Field::new(refs, Provenance::Text))
 }

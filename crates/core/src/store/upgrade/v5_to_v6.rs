@@ -20,16 +20,19 @@ use crate::store::{Databases, FileStatus};
 /// Rewrite the tables and mark the newly readable files.
 ///
 /// # Errors
-/// LMDB errors; a stored table v5 wrote that does not decode.
+/// LMDB errors; a stored table that is not JSON.
 pub(super) fn run(dbs: &Databases, wtxn: &mut RwTxn<'_>) -> Result<()> {
-    let v5_tables = dbs.tables.remap_data_type::<SerdeJson<almirah_extract::Table>>();
+    let raw_tables = dbs.tables.remap_data_type::<SerdeJson<serde_json::Value>>();
     let mut tables = Vec::new();
-    for entry in v5_tables.iter(wtxn)? {
+    for entry in raw_tables.iter(wtxn)? {
         let (id, table) = entry?;
-        tables.push((id, table));
+        // A v5 table is one object; a list is already v6.
+        if table.is_object() {
+            tables.push((id, table));
+        }
     }
     for (id, table) in tables {
-        dbs.tables.put(wtxn, &id, &vec![table])?;
+        raw_tables.put(wtxn, &id, &serde_json::Value::Array(vec![table]))?;
     }
     let mut readable = Vec::new();
     for entry in dbs.files.iter(wtxn)? {
