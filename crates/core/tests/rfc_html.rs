@@ -74,4 +74,51 @@ fn each_rfc_page_gets_the_supersession_statuses_of_its_text_version() {
     assert_eq!(html[&9110].0, ["current"]);
     assert_eq!(html[&7231].0, ["superseded"]);
     assert!(html.values().filter(|(l, _, _)| l == &["superseded"]).count() >= 10);
+    assert_eq!(html[&9110].2, Some(Provenance::Properties), "9110's dct.replaces");
+}
+
+/// Both renderings of each RFC in one folder are two documents with the
+/// same statuses: a page and its text are not one series (neither
+/// supersedes the other), and an old RFC is superseded by the new one in
+/// both renderings.
+#[test]
+fn a_folder_holding_both_renderings_indexes_each_with_the_same_statuses() {
+    let root = common::corpora().join("versions_rfc_http");
+    let both = tempfile::tempdir().unwrap();
+    for dir in ["raw_html", "text"] {
+        for entry in std::fs::read_dir(root.join(dir)).unwrap().flatten() {
+            std::fs::copy(entry.path(), both.path().join(entry.file_name())).unwrap();
+        }
+    }
+    let mixed = statuses_by_file(both.path());
+    assert_eq!(mixed.len(), 47, "23 pages and 24 texts");
+    let html = statuses(&root.join("raw_html"), "html");
+    for (name, (labels, by)) in &mixed {
+        let rfc = rfc_number(name);
+        if let Some((want_labels, want_by, _)) = html.get(&rfc) {
+            assert_eq!(labels, want_labels, "{name}");
+            let mut by: Vec<u32> = by.iter().map(|f| rfc_number(f)).collect();
+            by.sort_unstable();
+            by.dedup();
+            assert_eq!(&by, want_by, "{name}: superseded by");
+        }
+    }
+}
+
+/// File name → (status labels, file names of the documents superseding it).
+fn statuses_by_file(dir: &Path) -> BTreeMap<String, (Vec<String>, Vec<String>)> {
+    let data = tempfile::tempdir().unwrap();
+    let engine = common::hash_engine(data.path());
+    common::index(&engine, &[dir]);
+    let as_of = engine.as_of(chrono::NaiveDate::from_ymd_opt(2026, 11, 29), None);
+    let docs = engine.documents(as_of).unwrap();
+    let name = |p: &str| p.rsplit('/').next().unwrap().to_string();
+    let by_key: BTreeMap<String, String> = docs.iter().map(|d| (d.key.clone(), name(&d.path))).collect();
+    docs.iter()
+        .map(|d| {
+            let labels = d.statuses.iter().map(|s| s.as_str().to_string()).collect();
+            let by = d.superseded_by.iter().map(|k| by_key[k].clone()).collect();
+            (name(&d.path), (labels, by))
+        })
+        .collect()
 }
