@@ -348,7 +348,7 @@ pub fn strip_templates(markdown: &str) -> String {
 /// heading paths whose text renders paragraphs, `- ` list items (indented two
 /// spaces a level), table rows as cells joined by ` | ` and code verbatim,
 /// exactly as for Markdown, so chunking, metadata, citations and
-/// `lookup_table` work alike for all of them ([`crate::structure`] feeds the
+/// `lookup_table` work alike for all of them (the private `structure` module feeds the
 /// Markdown renderer the CommonMark events of each format).
 ///
 /// - Markdown: pulldown-cmark 0.13 (CommonMark + GFM); YAML (`---`) or TOML
