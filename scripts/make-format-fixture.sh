@@ -9,7 +9,8 @@
 #
 # The sources are crates/core/tests/fixtures/format-sources (an override
 # target, an hr-only document, a newer version that fails to parse and a
-# CSV table). They are copied to /tmp/almirah-format-sources first (file
+# CSV table; since format v6 also web/: an HTML page and a workbook of
+# two sheets, after every older file so ids stay comparable). They are copied to /tmp/almirah-format-sources first (file
 # times set to 2026-01-15), the
 # path the fixture records and the test copies them back to. The hash
 # embedder (64 dims) keeps the fixture small and free of model weights.

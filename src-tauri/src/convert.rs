@@ -26,6 +26,7 @@ pub fn file_name(path: &str) -> String {
 pub fn problem_message(status: &str, reason: Option<&str>) -> String {
     let what = match status {
         "needs-password" => "needs password",
+        "needs-conversion" => "old format",
         "no-text-layer" => "no text layer (a scan? run OCR first)",
         "low-quality-text" => "text is garbled; not indexed",
         "unsupported" => "file type not supported",
@@ -34,9 +35,12 @@ pub fn problem_message(status: &str, reason: Option<&str>) -> String {
         "failed" => "failed",
         other => other,
     };
-    match reason.filter(|r| !r.is_empty() && status == "failed") {
+    match reason.filter(|r| !r.is_empty() && matches!(status, "failed" | "needs-conversion")) {
         // Reasons may already say "failed: …"; say it once.
-        Some(r) => format!("{what}: {}", r.strip_prefix("failed: ").unwrap_or(r)),
+        Some(r) => {
+            let r = r.strip_prefix("failed: ").or_else(|| r.strip_prefix("needs-conversion: ")).unwrap_or(r);
+            format!("{what}: {r}")
+        }
         None => what.to_string(),
     }
 }
@@ -332,5 +336,12 @@ mod tests {
     fn a_failure_reason_says_failed_once() {
         assert_eq!(problem_message("failed", Some("failed: couldn't parse input")), "failed: couldn't parse input");
         assert_eq!(problem_message("needs-password", Some("encrypted")), "needs password");
+        assert_eq!(
+            problem_message(
+                "needs-conversion",
+                Some("needs-conversion: a Word 97-2003 document (.doc); save it as .docx")
+            ),
+            "old format: a Word 97-2003 document (.doc); save it as .docx"
+        );
     }
 }

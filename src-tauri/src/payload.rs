@@ -53,9 +53,9 @@ pub struct FolderView {
 pub struct ProblemView {
     /// Path.
     pub path: String,
-    /// `needs-password`, `no-text-layer`, `low-quality-text`, `unsupported` or `failed`.
+    /// `needs-password`, `needs-conversion`, `no-text-layer`, `low-quality-text`, `unsupported` or `failed`.
     pub status: String,
-    /// A sentence for the user ("needs password", "no text layer (scanned?)", "failed: …").
+    /// A sentence for the user ("needs password", "old format: … save it as .docx", "failed: …").
     pub message: String,
     /// An older version of the file is still searchable.
     pub kept_previous: bool,
@@ -111,7 +111,7 @@ pub struct FieldView {
     pub name: String,
     /// The value as text (lists joined with ", ").
     pub value: String,
-    /// `override`, `sidecar`, `front-matter`, `filename`, `title`, `text`, `file-time` or `default`.
+    /// `override`, `sidecar`, `front-matter`, `filename`, `title`, `properties`, `text`, `file-time` or `default`.
     pub source: String,
 }
 
@@ -213,7 +213,7 @@ pub struct ImportedFile {
     pub source: String,
     /// Its copy in the inbox.
     pub copy: String,
-    /// `indexed`, `needs-password`, `no-text-layer`, `failed`, …
+    /// `indexed`, `needs-password`, `needs-conversion`, `no-text-layer`, `failed`, …
     pub status: String,
     /// A sentence for the user when it was not indexed.
     pub message: Option<String>,

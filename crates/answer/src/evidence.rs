@@ -41,7 +41,7 @@ impl From<&Hit> for Evidence {
             heading_path: h.heading_path.clone(),
             text: h.text.clone(),
             score: h.score,
-            table_row: h.kind == almirah_core::extract::FileKind::Csv,
+            table_row: h.kind.is_table(),
             note: h.verdict.mark().map(str::to_string),
             source_note: h.source_note.clone(),
         }

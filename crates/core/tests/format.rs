@@ -23,7 +23,11 @@ fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
 }
 
-fn lay_sources() {
+/// The tests share [`SOURCES`]; each holds this while it uses them.
+static SOURCES_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn lay_sources() -> std::sync::MutexGuard<'static, ()> {
+    let guard = SOURCES_LOCK.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let _ = std::fs::remove_dir_all(SOURCES);
     let status = Command::new("cp").arg("-r").arg(fixtures().join("format-sources")).arg(SOURCES).status().unwrap();
     assert!(status.success());
@@ -32,6 +36,7 @@ fn lay_sources() {
         .status()
         .unwrap();
     assert!(touch.success());
+    guard
 }
 
 fn open(data: &Path) -> almirah_core::Result<Engine> {
@@ -82,6 +87,7 @@ fn logical(engine: &Engine) -> Value {
         "files": files,
         "counts": counts,
         "tables": engine.lookup_table("fees", "tuition", 10, as_of).unwrap(),
+        "sheets": engine.lookup_table("academic-calendar-2026-27/semester", "hostel", 10, as_of).unwrap(),
     })
 }
 
@@ -103,11 +109,22 @@ fn opened_fixture(version: u32) -> (tempfile::TempDir, Value) {
     let engine = open(data.path()).unwrap();
     assert_eq!(engine.status().unwrap().format_version, FORMAT_VERSION);
     // The next index after an upgrade re-reads only what a step marked:
-    // v3 → v4 marks the PDFs v3 could not read, for OCR.
+    // v3 → v4 marks the PDFs v3 could not read, for OCR. The sources
+    // gained an HTML page and a workbook (`web/`) with format v6; the
+    // fixtures of v1..v5 were written without them, so those read them as
+    // new files (after every older file, so the ids stay comparable).
     let report = engine.index(&[PathBuf::from(SOURCES)], &NoProgress, &AtomicBool::new(false)).unwrap();
-    let re_read: Vec<&str> = report.outcomes.iter().map(|o| o.path.as_str()).collect();
-    let expected: &[&str] =
-        if version < 4 { &["/tmp/almirah-format-sources/policies/leave-policy-v2.pdf"] } else { &[] };
+    let mut re_read: Vec<&str> = report.outcomes.iter().map(|o| o.path.as_str()).collect();
+    re_read.sort_unstable();
+    let mut expected = Vec::new();
+    if version < 6 {
+        expected.extend(["web/academic-calendar-2026-27.xlsx", "web/leave-page.html"]);
+    }
+    if version < 4 {
+        expected.push("policies/leave-policy-v2.pdf");
+    }
+    expected.sort_unstable();
+    let expected: Vec<String> = expected.iter().map(|f| format!("{SOURCES}/{f}")).collect();
     assert_eq!(re_read, expected, "format v{version}: files read again after the upgrade");
     let dump = logical(&engine);
     (data, dump)
@@ -115,7 +132,7 @@ fn opened_fixture(version: u32) -> (tempfile::TempDir, Value) {
 
 #[test]
 fn every_committed_format_upgrades_to_what_a_fresh_index_holds_and_newer_ones_are_refused() {
-    lay_sources();
+    let _sources = lay_sources();
     let (_fresh_dir, expected) = fresh();
     let docs = expected["documents"].as_array().unwrap();
     assert!(docs.iter().any(|d| d["stale_reason"].as_str().is_some_and(|r| r.contains("could not be read"))));
@@ -186,4 +203,62 @@ fn the_v2_to_v3_step_marks_empty_files_empty() {
     let blank = files.get(&rtxn, "/x/blank.txt").unwrap().unwrap();
     assert_eq!((blank.status, blank.reason.as_deref()), (FileStatus::Empty, Some("no text to index")));
     assert_eq!(files.get(&rtxn, "/x/broken.pdf").unwrap().unwrap().status, FileStatus::Failed);
+}
+
+/// The v5 → v6 step: v5 recorded Word, HTML and spreadsheet files as
+/// `unsupported`; v6 reads them again (and a `.doc` gets its own status),
+/// while a kind v6 does not read either stays as it was. v5 kept one table
+/// per document; v6 keeps a list of them.
+#[test]
+fn the_v5_to_v6_step_reads_again_the_office_files_v5_could_not() {
+    use almirah_core::store::{FileRecord, FileStatus};
+    let _sources = lay_sources();
+    let data = tempfile::tempdir().unwrap();
+    let page = format!("{SOURCES}/web/leave-page.html");
+    let fees = |rows: usize| {
+        let table = almirah_extract::Table {
+            headers: vec!["item".into(), "fee".into()],
+            rows: vec![vec!["tuition".into(), "48500".into()]; rows],
+            sheet: None,
+        };
+        serde_json::to_value(table).unwrap()
+    };
+    {
+        let engine = open(data.path()).unwrap();
+        let unsupported = FileRecord {
+            hash: "00ff".into(),
+            size: 10,
+            mtime_ns: 5,
+            doc_id: None,
+            status: FileStatus::Unsupported,
+            reason: Some("unsupported".into()),
+        };
+        let (page, v5_table) = (page.clone(), fees(2));
+        engine
+            .store()
+            .write(move |mut wtxn, dbs| {
+                dbs.files.put(&mut wtxn, &page, &unsupported)?;
+                dbs.files.put(&mut wtxn, "/x/slides.pptx", &unsupported)?;
+                dbs.files.put(&mut wtxn, "/x/old.doc", &unsupported)?;
+                let tables = dbs.tables.remap_data_type::<heed::types::SerdeJson<Value>>();
+                tables.put(&mut wtxn, &almirah_core::ids::DocId::new(900), &v5_table)?;
+                dbs.meta.put(&mut wtxn, meta_keys::FORMAT_VERSION, &Value::from(5))?;
+                Ok(wtxn.commit()?)
+            })
+            .unwrap();
+    }
+    let engine = open(data.path()).unwrap();
+    let dbs = engine.store().dbs();
+    {
+        let rtxn = engine.store().read_txn().unwrap();
+        let record = |p: &str| dbs.files.get(&rtxn, p).unwrap().unwrap();
+        assert_eq!((record(&page).hash.as_str(), record(&page).size), ("", 0), "marked for reading");
+        assert_eq!((record("/x/old.doc").hash.as_str(), record("/x/old.doc").size), ("", 0));
+        assert_eq!((record("/x/slides.pptx").hash.as_str(), record("/x/slides.pptx").size), ("00ff", 10));
+        let tables = dbs.tables.get(&rtxn, &almirah_core::ids::DocId::new(900)).unwrap().unwrap();
+        assert_eq!(serde_json::to_value(tables).unwrap(), Value::Array(vec![fees(2)]));
+    }
+    let report = engine.index(&[PathBuf::from(SOURCES)], &NoProgress, &AtomicBool::new(false)).unwrap();
+    let read = report.outcomes.iter().find(|o| o.path == page).unwrap();
+    assert_eq!(read.status, Some(FileStatus::Indexed));
 }

@@ -35,7 +35,8 @@ pub(crate) fn extract_markdown(bytes: &[u8]) -> Result<Extracted, ExtractError> 
         front_matter: fm.values,
         quality: quality::score(&all),
         sections,
-        table: None,
+        tables: Vec::new(),
+        properties: crate::Properties::default(),
         pages: None,
         notes: fm.note.into_iter().chain(notes).collect(),
         ocr: None,
@@ -61,6 +62,14 @@ fn render(text: &str) -> (Vec<Section>, Option<String>) {
 fn front_matter_title(values: &std::collections::BTreeMap<String, serde_json::Value>) -> Option<String> {
     let title = values.get("title")?.as_str()?.trim();
     (!title.is_empty()).then(|| title.to_string())
+}
+
+#[cfg(test)]
+pub(crate) mod tests_support {
+    /// `(heading path, text)` of each section of Markdown `src`.
+    pub(crate) fn sections(src: &str) -> Vec<(Vec<String>, String)> {
+        super::render(src).0.into_iter().map(|s| (s.heading_path, s.text)).collect()
+    }
 }
 
 #[cfg(test)]

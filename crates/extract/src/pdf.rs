@@ -100,7 +100,8 @@ fn build(pages: &[PageResult], info: Option<String>, mut notes: Vec<String>) -> 
         title,
         front_matter,
         sections,
-        table: None,
+        tables: Vec::new(),
+        properties: crate::Properties::default(),
         pages,
         quality: score,
         notes,
@@ -163,7 +164,7 @@ fn decode_pdf_string(raw: &[u8]) -> String {
 }
 
 /// A title is sane when it is short, readable and not a file name or placeholder.
-fn sane_title(title: &str) -> bool {
+pub(crate) fn sane_title(title: &str) -> bool {
     let lower = title.to_lowercase();
     let chars = title.chars().count();
     let placeholder =

@@ -10,34 +10,66 @@ use crate::{ExtractError, Extracted, FileKind, Section, Table, decode, quality};
 /// Extract a CSV file (first record = headers).
 pub(crate) fn extract_csv(path: &Path, bytes: &[u8]) -> Result<Extracted, ExtractError> {
     let decoded = decode::decode(bytes);
-    let (mut headers, records) = read_records(&decoded.text)?;
+    let (headers, records) = read_records(&decoded.text)?;
+    let (table, sections) = table_sections(headers, records, &[stem(path)], None);
+    table_doc(FileKind::Csv, vec![table], sections, crate::Properties::default())
+}
+
+/// The file name without its extension: the heading of a table's rows.
+pub(crate) fn stem(path: &Path) -> String {
+    path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
+/// A table and one section per row with a value, under `heading_path`.
+/// Headers are extended to the widest row (`column 4`, …) and rows padded
+/// with empty cells to that width.
+pub(crate) fn table_sections(
+    mut headers: Vec<String>,
+    records: Vec<Row>,
+    heading_path: &[String],
+    sheet: Option<String>,
+) -> (Table, Vec<Section>) {
     let width = records.iter().map(|(_, r)| r.len()).max().unwrap_or(0).max(headers.len());
     for i in headers.len()..width {
         headers.push(format!("column {}", i + 1));
     }
-    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     let sections: Vec<Section> =
-        records.iter().filter_map(|(off, row)| row_section(&headers, row, *off, &stem)).collect();
+        records.iter().filter_map(|(off, row)| row_section(&headers, row, *off, heading_path)).collect();
+    let rows = records.into_iter().map(|(_, r)| pad(r, width)).collect();
+    (Table { headers, rows, sheet }, sections)
+}
+
+/// A table kind's document from its tables and row sections.
+///
+/// # Errors
+/// [`ExtractError::Empty`] when no row has a value.
+pub(crate) fn table_doc(
+    kind: FileKind,
+    tables: Vec<Table>,
+    sections: Vec<Section>,
+    properties: crate::Properties,
+) -> Result<Extracted, ExtractError> {
     if sections.is_empty() {
         return Err(ExtractError::Empty);
     }
-    let rows = records.into_iter().map(|(_, r)| pad(r, width)).collect();
     let all: String = sections.iter().map(|s| s.text.as_str()).collect();
     Ok(Extracted {
-        kind: FileKind::Csv,
+        kind,
         title: None,
         front_matter: BTreeMap::new(),
         quality: quality::score(&all),
         sections,
-        table: Some(Table { headers, rows }),
+        tables,
+        properties,
         pages: None,
         notes: Vec::new(),
         ocr: None,
     })
 }
 
-/// A data row with its byte offset in the decoded text.
-type Row = (u64, Vec<String>);
+/// A data row with its byte offset in the decoded text (its row number
+/// for spreadsheets).
+pub(crate) type Row = (u64, Vec<String>);
 
 /// Headers and data rows; fails on malformed CSV or a missing header row.
 fn read_records(text: &str) -> Result<(Vec<String>, Vec<Row>), ExtractError> {
@@ -64,7 +96,7 @@ fn pad(mut row: Vec<String>, width: usize) -> Vec<String> {
 }
 
 /// One row as `header: value; …`, or `None` when every cell is empty.
-fn row_section(headers: &[String], row: &[String], offset: u64, stem: &str) -> Option<Section> {
+fn row_section(headers: &[String], row: &[String], offset: u64, heading_path: &[String]) -> Option<Section> {
     let text = headers
         .iter()
         .zip(row)
@@ -72,12 +104,7 @@ fn row_section(headers: &[String], row: &[String], offset: u64, stem: &str) -> O
         .map(|(h, v)| format!("{h}: {v}"))
         .collect::<Vec<_>>()
         .join("; ");
-    (!text.is_empty()).then(|| Section {
-        heading_path: vec![stem.to_string()],
-        text,
-        page: None,
-        source_offset: offset,
-    })
+    (!text.is_empty()).then(|| Section { heading_path: heading_path.to_vec(), text, page: None, source_offset: offset })
 }
 
 #[cfg(test)]
@@ -89,7 +116,7 @@ mod tests {
     fn rows_are_padded_and_rendered() {
         let csv = "grade,rate,note\nGS-12,54.2\nGS-13,64.5,\"cap, 2024\",extra\n";
         let doc = extract_csv(Path::new("pay/rates.csv"), csv.as_bytes()).unwrap();
-        let table = doc.table.unwrap();
+        let table = doc.tables.into_iter().next().unwrap();
         assert_eq!(table.headers, ["grade", "rate", "note", "column 4"]);
         assert_eq!(table.rows[0], ["GS-12", "54.2", "", ""]);
         assert_eq!(doc.sections[1].text, "grade: GS-13; rate: 64.5; note: cap, 2024; column 4: extra");

@@ -69,6 +69,10 @@ fn kinds_by_extension() {
     assert_eq!(kind_of(Path::new("notes.Text")), FileKind::Text);
     assert_eq!(kind_of(Path::new("x.PDF")), FileKind::Pdf);
     assert_eq!(kind_of(Path::new("x.csv")), FileKind::Csv);
-    assert_eq!(kind_of(Path::new("x.docx")), FileKind::Unsupported);
-    assert_eq!(extract(Path::new("x.docx"), b"PK"), Err(almirah_extract::ExtractError::Unsupported));
+    assert_eq!(kind_of(Path::new("x.DOCX")), FileKind::Docx);
+    assert_eq!(kind_of(Path::new("x.htm")), FileKind::Html);
+    assert_eq!(kind_of(Path::new("x.ods")), FileKind::Ods);
+    assert_eq!(kind_of(Path::new("x.doc")), FileKind::Doc);
+    assert_eq!(kind_of(Path::new("x.pptx")), FileKind::Unsupported);
+    assert_eq!(extract(Path::new("x.pptx"), b"PK"), Err(almirah_extract::ExtractError::Unsupported));
 }

@@ -16,6 +16,7 @@ fn status(result: &Result<Extracted, ExtractError>) -> &'static str {
     match result {
         Ok(_) => "indexed",
         Err(ExtractError::NeedsPassword) => "needs-password",
+        Err(ExtractError::NeedsConversion(_)) => "needs-conversion",
         Err(ExtractError::NoTextLayer) => "no-text-layer",
         Err(ExtractError::LowQualityText(_)) => "low-quality-text",
         Err(ExtractError::Unsupported) => "unsupported",

@@ -58,7 +58,9 @@ pub async fn import_dropped<R: Runtime>(
     import(&app, &state, paths, on_progress).await
 }
 
-/// "Add files…": the native file picker, then the same import as a drop.
+/// "Add files…": the native file picker (showing the formats Almirah
+/// reads, [`almirah_core::extract::READ_EXTENSIONS`], by default), then the
+/// same import as a drop.
 ///
 /// # Errors
 /// As [`import_dropped`]; `None` when the user cancelled the picker.
@@ -70,7 +72,13 @@ pub async fn pick_and_import<R: Runtime>(
 ) -> CmdResult<Option<ImportReport>> {
     let picker = app.clone();
     let picked = blocking(move || {
-        let files = picker.dialog().file().set_title("Add files to the library").blocking_pick_files();
+        let files = picker
+            .dialog()
+            .file()
+            .set_title("Add files to the library")
+            .add_filter("Documents Almirah reads", almirah_core::extract::READ_EXTENSIONS)
+            .add_filter("All files", &["*"])
+            .blocking_pick_files();
         Ok(files.unwrap_or_default().into_iter().filter_map(|f| f.into_path().ok()).collect::<Vec<_>>())
     })
     .await?;

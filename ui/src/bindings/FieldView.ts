@@ -14,6 +14,6 @@ name: string,
  */
 value: string, 
 /**
- * `override`, `sidecar`, `front-matter`, `filename`, `title`, `text`, `file-time` or `default`.
+ * `override`, `sidecar`, `front-matter`, `filename`, `title`, `properties`, `text`, `file-time` or `default`.
  */
 source: string, };

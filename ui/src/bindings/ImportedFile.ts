@@ -14,7 +14,7 @@ source: string,
  */
 copy: string, 
 /**
- * `indexed`, `needs-password`, `no-text-layer`, `failed`, …
+ * `indexed`, `needs-password`, `needs-conversion`, `no-text-layer`, `failed`, …
  */
 status: string, 
 /**

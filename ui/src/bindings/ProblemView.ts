@@ -9,11 +9,11 @@ export type ProblemView = {
  */
 path: string, 
 /**
- * `needs-password`, `no-text-layer`, `low-quality-text`, `unsupported` or `failed`.
+ * `needs-password`, `needs-conversion`, `no-text-layer`, `low-quality-text`, `unsupported` or `failed`.
  */
 status: string, 
 /**
- * A sentence for the user ("needs password", "no text layer (scanned?)", "failed: …").
+ * A sentence for the user ("needs password", "old format: … save it as .docx", "failed: …").
  */
 message: string, 
 /**

@@ -59,7 +59,7 @@ export function fieldLabel(name: string): string {
 export function statusTone(status: string): "ok" | "bad" | "muted" | "info" | "warn" {
   const s = status.toLowerCase();
   if (s.startsWith("current") || s === "indexed") return "ok";
-  if (s.startsWith("superseded") || s === "failed" || s === "needs-password") return "bad";
+  if (s.startsWith("superseded") || s === "failed" || s === "needs-password" || s === "needs-conversion") return "bad";
   if (s.startsWith("expired") || s === "unsupported") return "muted";
   if (s.startsWith("not-yet") || s.startsWith("pending")) return "info";
   return "warn";

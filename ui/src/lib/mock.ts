@@ -280,7 +280,13 @@ async function importPaths(paths: string[], onProgress: (p: IndexProgress) => vo
       newProblems.push({ path: copy, status: "needs-password", message, kept_previous: false });
       continue;
     }
-    if (!/\.(pdf|docx|md|txt|html?|odt)$/i.test(name)) {
+    if (/\.doc$/i.test(name)) {
+      const message = "old format: a Word 97-2003 document (.doc); open it in Word or LibreOffice and save it as .docx";
+      files.push({ source, copy, status: "needs-conversion", message, document: null });
+      newProblems.push({ path: copy, status: "needs-conversion", message, kept_previous: false });
+      continue;
+    }
+    if (!/\.(pdf|docx|docm|odt|md|markdown|txt|text|html?|xhtml|csv|xlsx|xlsm|xls|ods)$/i.test(name)) {
       files.push({ source, copy, status: "unsupported", message: "unsupported file type", document: null });
       continue;
     }

@@ -138,7 +138,8 @@ fn list(snapshot: &Snapshot<'_>, filter: &str, out: &mut ToolOutcome) -> almirah
 
 fn lookup(snapshot: &Snapshot<'_>, table: &str, key: &str, out: &mut ToolOutcome) -> almirah_core::Result<()> {
     match snapshot.lookup_table(table, key, 12)? {
-        TableLookup::Rows { document, headers, rows, values } => {
+        TableLookup::Rows { document, sheet, headers, rows, values } => {
+            let document = sheet.map_or_else(|| document.clone(), |s| format!("{document}/{s}"));
             out.evidence = rows.iter().map(Evidence::from).collect();
             if rows.is_empty() {
                 out.text = format!("no row of {document} ({}) contains {key:?}", headers.join(", "));

@@ -79,6 +79,8 @@ pub struct DescribeInput<'a> {
     pub header: &'a str,
     /// The opening of the document (about 4000 bytes).
     pub opening: &'a str,
+    /// The file's own document properties (weak metadata).
+    pub properties: &'a almirah_extract::Properties,
     /// The file's modification date.
     pub file_date: Option<NaiveDate>,
     /// The folder's settings.
@@ -119,6 +121,7 @@ pub fn describe(input: &DescribeInput<'_>) -> DocMeta {
     let mut meta = DocMeta { versioned: versioning != Versioning::Off, ..DocMeta::default() };
     meta.title = text_field(&sources, &["title"])
         .or_else(|| input.title.map(|t| Field::new(t.to_string(), Provenance::Title)))
+        .or_else(|| input.properties.sane_title().map(|t| Field::new(t, Provenance::Properties)))
         .or_else(|| Some(Field::new(input.file_stem.to_string(), Provenance::Filename)));
     meta.audience = list_field(&sources, &["audience"])
         .or_else(|| input.folder.audience.clone().map(|a| Field::new(a, Provenance::Folder)));
@@ -146,6 +149,7 @@ pub fn describe(input: &DescribeInput<'_>) -> DocMeta {
             (!explicit_only).then(|| rfc_date(input.opening).map(|d| Field::new(d, Provenance::Title))).flatten()
         })
         .or_else(|| (!explicit_only).then(|| path.date.map(|d| Field::new(d, Provenance::Filename))).flatten())
+        .or_else(|| (!explicit_only).then(|| property_date(input.properties, order)).flatten())
         .or_else(|| input.file_date.map(|d| Field::new(d, Provenance::FileTime)));
     meta.effective_from =
         date_field(&sources, &["effective_from", "effective", "effective_date"], order).or_else(|| {
@@ -159,7 +163,7 @@ pub fn describe(input: &DescribeInput<'_>) -> DocMeta {
             .flatten()
     });
     meta.effective_until = meta.effective_until.take().filter(|u| own_until(u, meta.in_force_from()));
-    meta.supersedes = statement_field(&sources, SUPERSEDES_KEYS, input.opening, explicit_only, superseded_references);
+    meta.supersedes = supersedes_field(input, &sources, explicit_only);
     meta.amends = statement_field(&sources, AMENDS_KEYS, input.opening, explicit_only, amended_references);
     let session = meta.session.as_ref().map(|s| s.value);
     meta.references = references(input.file_stem, input.header, session);
@@ -197,15 +201,67 @@ fn statement_field(
     explicit_only: bool,
     read: fn(&str) -> Vec<String>,
 ) -> Option<Field<Vec<String>>> {
-    if let Some(f) = list_field(sources, keys) {
-        let refs: Vec<String> = f.value.iter().flat_map(|v| references_from_value(v)).collect();
-        return Some(Field::new(refs, f.source));
-    }
-    if explicit_only {
-        return None;
-    }
+    listed_references(sources, keys).or_else(|| (!explicit_only).then(|| stated_references(opening, read)).flatten())
+}
+
+/// What this document supersedes: a sidecar or front-matter list, else
+/// (unless `explicit_only`) the file's own `dct.replaces` properties (the
+/// publisher's structured statement), else the statements in the opening
+/// ("Obsoletes:", "in supersession of …").
+fn supersedes_field(
+    input: &DescribeInput<'_>,
+    sources: &[(Provenance, &BTreeMap<String, Value>)],
+    explicit_only: bool,
+) -> Option<Field<Vec<String>>> {
+    listed_references(sources, SUPERSEDES_KEYS).or_else(|| {
+        (!explicit_only)
+            .then(|| {
+                replaced_in_properties(input.properties)
+                    .or_else(|| stated_references(input.opening, superseded_references))
+            })
+            .flatten()
+    })
+}
+
+/// References from a sidecar or front-matter list under `keys`.
+fn listed_references(sources: &[(Provenance, &BTreeMap<String, Value>)], keys: &[&str]) -> Option<Field<Vec<String>>> {
+    let f = list_field(sources, keys)?;
+    let refs: Vec<String> = f.value.iter().flat_map(|v| references_from_value(v)).collect();
+    Some(Field::new(refs, f.source))
+}
+
+/// References from the statements `read` finds in the opening.
+fn stated_references(opening: &str, read: fn(&str) -> Vec<String>) -> Option<Field<Vec<String>>> {
     let refs = read(opening);
     (!refs.is_empty()).then(|| Field::new(refs, Provenance::Text))
+}
+
+/// The date a file's properties give: its date of issue, else its last
+/// modification, else its creation (ISO 8601 or W3C-DTF, `2014-06` as the
+/// 1st of the month).
+fn property_date(p: &almirah_extract::Properties, order: DateOrder) -> Option<Field<NaiveDate>> {
+    [&p.issued, &p.modified, &p.created]
+        .into_iter()
+        .flatten()
+        .find_map(|d| w3c_date(d).or_else(|| parse_date(d, order)))
+        .map(|d| Field::new(d, Provenance::Properties))
+}
+
+/// A W3C-DTF date (the profile of ISO 8601 Dublin Core and OOXML use):
+/// `YYYY`, `YYYY-MM`, `YYYY-MM-DD`, optionally followed by a time.
+fn w3c_date(s: &str) -> Option<NaiveDate> {
+    let date = s.trim().split(['T', ' ']).next()?;
+    let mut parts = date.split('-').map(|p| p.parse::<u32>().ok());
+    let year = i32::try_from(parts.next()??).ok()?;
+    let month = parts.next().map_or(Some(1), |m| m)?;
+    let day = parts.next().map_or(Some(1), |d| d)?;
+    (1900..=2200).contains(&year).then(|| NaiveDate::from_ymd_opt(year, month, day)).flatten()
+}
+
+/// The documents a file's properties say it replaces (HTML `dct.replaces`).
+fn replaced_in_properties(p: &almirah_extract::Properties) -> Option<Field<Vec<String>>> {
+    let refs: Vec<String> = p.replaces.iter().flat_map(|v| references_from_value(v)).collect();
+    (!refs.is_empty()).then(|| Field::new(refs, Provenance::Properties))
 }
 
 /// The issue date in a header: the date after "dated" on the line holding

@@ -20,6 +20,11 @@ pub enum Provenance {
     Filename,
     /// The title or the first-page header.
     Title,
+    /// The file's own document properties (since format v6): OOXML core
+    /// properties, ODF `meta.xml`, an HTML page's `<title>` and `<meta>`.
+    /// Weak: office software writes them by itself (a template's title,
+    /// the last save as the modified date).
+    Properties,
     /// The document text (effective dates, supersession statements).
     Text,
     /// The watched folder's settings.
@@ -84,12 +89,15 @@ pub struct DocMeta {
 
 impl DocMeta {
     /// The date from which the document is in force: `effective_from`, else
-    /// `issued` unless that only came from the file time.
+    /// `issued` unless that only came from the file time or the file's
+    /// properties (a save date office software writes by itself: it never
+    /// makes a document pending, nor orders two copies of one series).
     pub fn in_force_from(&self) -> Option<NaiveDate> {
+        let weak = |f: &&Field<NaiveDate>| matches!(f.source, Provenance::FileTime | Provenance::Properties);
         self.effective_from
             .as_ref()
             .map(|f| f.value)
-            .or_else(|| self.issued.as_ref().filter(|f| f.source != Provenance::FileTime).map(|f| f.value))
+            .or_else(|| self.issued.as_ref().filter(|f| !weak(f)).map(|f| f.value))
     }
 
     /// A short version label for readable keys: version, else issue date, else session.

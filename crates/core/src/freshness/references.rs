@@ -169,6 +169,13 @@ pub fn references_from_value(value: &str) -> Vec<String> {
     if let Some(n) = value.trim().strip_prefix("RFC").or_else(|| value.trim().strip_prefix("rfc")) {
         refs.push(format!("rfc:{}", trim_zeros(n.trim())));
     }
+    // The IETF's URN namespace for RFCs (RFC 2648): `urn:ietf:rfc:2616`.
+    if let Some(n) = value.trim().to_ascii_lowercase().strip_prefix("urn:ietf:rfc:")
+        && !n.is_empty()
+        && n.chars().all(|c| c.is_ascii_digit())
+    {
+        refs.push(format!("rfc:{}", trim_zeros(n)));
+    }
     refs.sort();
     refs.dedup();
     refs
@@ -218,6 +225,7 @@ mod tests {
         let refs = references_from_value("Circular-09-2024-25.pdf");
         assert!(refs.contains(&"circular:9@2024-25".to_string()), "{refs:?}");
         assert!(references_from_value("RFC 2616").contains(&"rfc:2616".to_string()));
+        assert!(references_from_value("urn:ietf:rfc:2616").contains(&"rfc:2616".to_string()));
     }
 
     fn strings(v: &[&str]) -> Vec<String> {

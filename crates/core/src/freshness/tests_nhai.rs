@@ -270,6 +270,7 @@ fn describe_scan(page: &str) -> DocMeta {
         sidecar: &empty,
         header: &header,
         opening: page,
+        properties: &almirah_extract::Properties::default(),
         file_date: None,
         folder: &folder,
     })

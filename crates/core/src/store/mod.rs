@@ -27,7 +27,7 @@ use crate::error::{Error, Result};
 use crate::ids::{ChunkId, ChunkSet, DocId, IdCodec, IdSetCodec};
 
 /// On-disk format version. Bump it with an upgrade step for every layout change.
-pub const FORMAT_VERSION: u32 = 5;
+pub const FORMAT_VERSION: u32 = 6;
 /// Version of the BM25 tokenizer; a change forces a keyword-index rebuild.
 pub const TOKENIZER_VERSION: u32 = 1;
 
@@ -83,8 +83,9 @@ pub struct Databases {
     pub facets: heed::Database<'static, Str, IdSetCodec<ChunkId>>,
     /// Embedding cache: [`cache_key`] → little-endian f32 vector.
     pub embed_cache: heed::Database<'static, Bytes, Bytes>,
-    /// CSV tables: document id → table.
-    pub tables: heed::Database<'static, IdCodec<DocId>, SerdeJson<almirah_extract::Table>>,
+    /// Tables of CSV files and spreadsheets: document id → its tables (one
+    /// per sheet; a single table object before format v6).
+    pub tables: heed::Database<'static, IdCodec<DocId>, SerdeJson<Vec<almirah_extract::Table>>>,
     /// arroy vectors (cosine), item id = chunk id.
     pub vectors: arroy::Database<'static, Cosine>,
     /// Document id → metadata with provenance (read per query by the gate).

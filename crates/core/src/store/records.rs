@@ -13,8 +13,12 @@ use crate::ids::{ChunkId, DocId};
 pub enum FileStatus {
     /// Extracted, chunked, embedded and searchable.
     Indexed,
-    /// Encrypted PDF that does not open with an empty password.
+    /// Encrypted PDF that does not open with an empty password, or a
+    /// password-protected Office or OpenDocument file.
     NeedsPassword,
+    /// A format read once converted: a Word 97-2003 `.doc` or RTF; the
+    /// reason says what to save it as (since format v6).
+    NeedsConversion,
     /// PDF with no text layer (a scan).
     NoTextLayer,
     /// Extracted text was garbled; not indexed.
@@ -35,6 +39,7 @@ impl FileStatus {
         match self {
             FileStatus::Indexed => "indexed",
             FileStatus::NeedsPassword => "needs-password",
+            FileStatus::NeedsConversion => "needs-conversion",
             FileStatus::NoTextLayer => "no-text-layer",
             FileStatus::LowQualityText => "low-quality-text",
             FileStatus::Unsupported => "unsupported",

@@ -52,6 +52,7 @@ pub fn describe_file(
         sidecar,
         header: &header,
         opening: &opening,
+        properties: &doc.properties,
         file_date,
         folder,
     })

@@ -162,9 +162,10 @@ pub fn indexable_text(title: &str, chunk: &ChunkDraft) -> String {
     if context.is_empty() { chunk.text.clone() } else { format!("{}\n{}", context.join(" > "), chunk.text) }
 }
 
-/// The title used for chunk context: the extracted title, else the file stem.
+/// The title used for chunk context: the extracted title, else the
+/// file's own declared title, else the file stem.
 pub fn context_title(doc: &almirah_extract::Extracted, path: &std::path::Path) -> String {
-    doc.title.clone().unwrap_or_else(|| path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default())
+    doc.best_title().unwrap_or_else(|| path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default())
 }
 
 /// Index `roots`: new and changed files are processed, deleted ones removed.

@@ -241,6 +241,7 @@ fn retry_later(mut file: ScannedFile, error: ExtractError) -> Prepared {
 fn failed(file: ScannedFile, hash: String, error: ExtractError) -> Prepared {
     let status = match error.status_error() {
         ExtractError::NeedsPassword => FileStatus::NeedsPassword,
+        ExtractError::NeedsConversion(_) => FileStatus::NeedsConversion,
         ExtractError::NoTextLayer => FileStatus::NoTextLayer,
         ExtractError::LowQualityText(_) => FileStatus::LowQualityText,
         ExtractError::Unsupported => FileStatus::Unsupported,

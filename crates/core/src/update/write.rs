@@ -166,17 +166,16 @@ impl Batch<'_> {
             let chunk_key = format!("{key}::{}#{n}", draft.anchor);
             chunk_ids.push(self.insert_chunk(id, &chunk_key, draft, vector.as_deref(), kind)?);
         }
-        match &extracted.doc.table {
-            Some(table) => self.dbs.tables.put(&mut self.wtxn, &id, table)?,
-            None => {
-                self.dbs.tables.delete(&mut self.wtxn, &id)?;
-            }
+        if extracted.doc.tables.is_empty() {
+            self.dbs.tables.delete(&mut self.wtxn, &id)?;
+        } else {
+            self.dbs.tables.put(&mut self.wtxn, &id, &extracted.doc.tables)?;
         }
         let doc = DocumentRecord {
             id,
             key,
             path: path.clone(),
-            title: extracted.doc.title.clone().unwrap_or_else(|| file_stem(&file.path)),
+            title: extracted.doc.best_title().unwrap_or_else(|| file_stem(&file.path)),
             kind,
             content_hash: hash.clone(),
             chunks: chunk_ids,
@@ -220,7 +219,7 @@ impl Batch<'_> {
         self.dbs.chunk_terms.put(&mut self.wtxn, &id, &terms)?;
         self.dbs.chunk_lens.put(&mut self.wtxn, &id, &len)?;
         self.total_len += i64::from(len);
-        for facet in [FACET_ALL.to_string(), crate::store::doc_facet(doc_id), format!("kind:{}", kind_name(kind))] {
+        for facet in [FACET_ALL.to_string(), crate::store::doc_facet(doc_id), format!("kind:{}", kind.name())] {
             self.facets.add(&facet, id);
         }
         match vector {
@@ -246,9 +245,7 @@ impl Batch<'_> {
                 self.dbs.chunk_keys.delete(&mut self.wtxn, &chunk.key)?;
                 self.dbs.chunks.delete(&mut self.wtxn, &id)?;
             }
-            for facet in
-                [FACET_ALL.to_string(), crate::store::doc_facet(doc.id), format!("kind:{}", kind_name(doc.kind))]
-            {
+            for facet in [FACET_ALL.to_string(), crate::store::doc_facet(doc.id), format!("kind:{}", doc.kind.name())] {
                 self.facets.remove(&facet, id);
             }
             self.arroy.del_item(&mut self.wtxn, id.get())?;
@@ -373,16 +370,6 @@ fn file_record(
 
 fn file_stem(path: &std::path::Path) -> String {
     path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
-}
-
-fn kind_name(kind: almirah_extract::FileKind) -> &'static str {
-    match kind {
-        almirah_extract::FileKind::Markdown => "markdown",
-        almirah_extract::FileKind::Text => "text",
-        almirah_extract::FileKind::Pdf => "pdf",
-        almirah_extract::FileKind::Csv => "csv",
-        almirah_extract::FileKind::Unsupported => "unsupported",
-    }
 }
 
 /// Lowercase ASCII slug: letters and digits kept, runs of anything else

@@ -9,6 +9,7 @@ mod v1_to_v2;
 mod v2_to_v3;
 mod v3_to_v4;
 mod v4_to_v5;
+mod v5_to_v6;
 
 use heed::RwTxn;
 
@@ -31,6 +32,7 @@ pub(crate) const STEPS: &[Step] = &[
     Step { from: 2, name: "v2 → v3: file statuses binary and empty", run: v2_to_v3::run },
     Step { from: 3, name: "v3 → v4: OCR cache; unreadable PDFs are read again", run: v3_to_v4::run },
     Step { from: 4, name: "v4 → v5: the embedding queue (two-phase ingest)", run: v4_to_v5::run },
+    Step { from: 5, name: "v5 → v6: office formats; a list of tables per document", run: v5_to_v6::run },
 ];
 
 /// Run every step from `found` up to [`FORMAT_VERSION`] and stamp the new
