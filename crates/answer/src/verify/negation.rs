@@ -49,11 +49,12 @@ pub fn negation_cue(text: &str) -> Option<String> {
 fn without_reply_word(text: &str) -> &str {
     let t = text.trim_start();
     for word in ["yes", "no"] {
-        if t.len() > word.len() && t[..word.len()].eq_ignore_ascii_case(word) {
-            let rest = &t[word.len()..];
-            if let Some(stripped) = rest.strip_prefix([',', ':', ';', '.', '—', '-']) {
-                return stripped;
-            }
+        // `get`: the first bytes may end inside a character (Devanagari, …).
+        if let (Some(head), Some(rest)) = (t.get(..word.len()), t.get(word.len()..))
+            && head.eq_ignore_ascii_case(word)
+            && let Some(stripped) = rest.strip_prefix([',', ':', ';', '.', '—', '-'])
+        {
+            return stripped;
         }
     }
     t
@@ -160,5 +161,10 @@ mod tests {
         assert_eq!(negation_cue("Circular No. 14 (2026-27) and Policy Circular No.2.2.14"), None);
         assert_eq!(negation_cue("No, the hostel fee is Rs 14,000."), None);
         assert_eq!(negation_cue("No hostel fee is charged."), Some("no".into()));
+        assert_eq!(negation_cue("आधिकारिक यात्रा पर आपको प्रतिदिन 1,800 रुपये का दैनिक भत्ता मिलता है।"), None);
+        assert_eq!(negation_cue("आ"), None);
+        // Sentences in other scripts are read without a panic (no Hindi cues yet).
+        let hindi = "आधिकारिक यात्रा पर भत्ता मिलता है।";
+        assert_eq!(flipped(hindi, &[hindi]), None);
     }
 }
