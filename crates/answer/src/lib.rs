@@ -11,6 +11,8 @@
 //!   citations; [`numeric`] checks that every number, amount or date in a
 //!   cited sentence comes from its cited chunks or from the question;
 //!   [`verify`] applies both.
+//! - [`lexicon`] holds the word lists and word tests they share
+//!   (negation cues).
 //! - [`trace`] records every step as structured data.
 //! - [`providers`] holds the HTTP chat models (OpenAI-compatible, Gemini)
 //!   and builds a model from a spec string.
@@ -22,6 +24,7 @@ pub mod classic;
 pub mod eval;
 pub mod evidence;
 pub mod followup;
+pub mod lexicon;
 pub mod mode;
 pub mod model;
 pub mod numeric;

@@ -1,6 +1,7 @@
 //! Throughput of the builtin embedder on real chunk-sized texts, for tuning
 //! (issue 16): `cargo run --release -p almirah-embed --example embed_speed -- <folder> [texts]`.
-//! Texts are ~1,000-character pieces of the folder's Markdown files, in
+//! Texts are ~1,000-character pieces (`$CHARS` sets another size, e.g. 150
+//! for sentences) of the folder's Markdown files, in
 //! file order; prints chunks/s for each batch limit in `$BATCHES` (default 8,16,32)
 //! and each number of workers in `$WORKERS` (default 1,2: forward passes at once).
 
@@ -16,13 +17,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let folder = args.next().ok_or("usage: embed_speed <folder> [texts]")?;
     let want: usize = args.next().map(|n| n.parse()).transpose()?.unwrap_or(600);
+    let size: usize = std::env::var("CHARS").ok().map(|c| c.parse()).transpose()?.unwrap_or(1000);
     let mut texts = Vec::new();
     let mut files: Vec<_> = walk(std::path::Path::new(&folder));
     files.sort();
     for f in files {
         let body = std::fs::read_to_string(&f).unwrap_or_default();
         let chars: Vec<char> = body.chars().collect();
-        for piece in chars.chunks(1000) {
+        for piece in chars.chunks(size) {
             let t: String = piece.iter().collect();
             if t.trim().len() > 40 {
                 texts.push(t);

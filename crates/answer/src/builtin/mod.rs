@@ -12,7 +12,11 @@ use crate::citations::split_sentences;
 use crate::evidence::Evidence;
 use crate::model::{ChatModel, ChatRequest, ChatResponse, Draft, ModelError};
 
+pub mod answer_type;
 mod scope;
+pub mod table_row;
+pub mod yes_no;
+pub use answer_type::{AnswerType, classify};
 pub use scope::{asks_for_amount, input_numbers, states_amount};
 
 /// Words that carry no content in a question (stems of a standard English
@@ -59,6 +63,14 @@ fn canonical(term: &str) -> &str {
 
 /// Share of the question's content terms a sentence must cover to be an answer.
 pub const MIN_COVERAGE: f32 = 0.6;
+/// The share that suffices for a sentence holding the kind of value the
+/// question asks for ([`AnswerType`]: the amount, the address, the duration).
+pub const TYPED_COVERAGE: f32 = 0.45;
+/// Share of a yes/no question's content terms the evidence must mention
+/// somewhere (every name and number it gives, always).
+const YES_NO_KNOWN: f32 = 0.75;
+/// Score bonus of a sentence holding the kind of value asked for.
+const TYPED_BONUS: f32 = 0.2;
 /// Sentences used at most.
 const MAX_SENTENCES: usize = 2;
 /// Sentences used at most when answering a part in its context.
@@ -83,6 +95,21 @@ pub struct Scored {
     pub coverage: f32,
     /// Coverage plus small bonuses for rank and numbers.
     pub score: f32,
+    /// Whether it holds the kind of value the question asks for
+    /// ([`AnswerType::held_by`]; false when the question asks for no value).
+    pub typed: bool,
+    /// Share of question terms in the sentence itself (0..=1; `coverage`
+    /// also counts its title, headings and the sentence before at half).
+    pub direct: f32,
+}
+
+impl Scored {
+    /// Whether it covers enough of the question to answer it: [`MIN_COVERAGE`],
+    /// or [`TYPED_COVERAGE`] in the sentence itself when it holds the value
+    /// asked for.
+    pub fn answers(&self) -> bool {
+        self.coverage >= MIN_COVERAGE || (self.typed && self.direct >= TYPED_COVERAGE)
+    }
 }
 
 impl BuiltinModel {
@@ -137,27 +164,40 @@ impl BuiltinModel {
             return Vec::new();
         }
         let wants_number = asks_for_quantity(question);
+        let kind = classify(question);
         let mut scored = Vec::new();
         for (rank, ev) in evidence.iter().take(chunks).enumerate() {
             let context = self.content_terms(&format!("{} {}", ev.title, ev.heading_path.join(" ")));
             let sentences = split_sentences(&join_wrapped_lines(&ev.text));
             let several = sentences.len() > 1;
-            for sentence in sentences {
+            let terms: Vec<BTreeSet<String>> = sentences.iter().map(|s| self.content_terms(&s.text)).collect();
+            for (i, sentence) in sentences.iter().enumerate() {
                 let text = sentence.text.trim().to_string();
                 if text.chars().count() < 12 || looks_like_injection(&text) {
                     continue;
                 }
-                let own = self.content_terms(&text);
-                if several && restates(&own, &context) {
+                let own = &terms[i];
+                if several && restates(own, &context) {
                     // A restated title ("Subject: Hostel fee for …") says nothing the rest of the chunk does not.
                     continue;
                 }
+                // The sentence before is context too: a label or lead-in ("Document detail: …").
+                let before = i.checked_sub(1).map(|j| &terms[j]);
+                let in_context = |t: &String| context.contains(t) || before.is_some_and(|b| b.contains(t));
                 let direct = q.iter().filter(|t| own.contains(*t)).count() as f32;
-                let by_context = q.iter().filter(|t| !own.contains(*t) && context.contains(*t)).count() as f32;
+                let by_context = q.iter().filter(|t| !own.contains(*t) && in_context(t)).count() as f32;
                 let coverage = (direct + 0.5 * by_context) / q.len() as f32;
                 let has_number = text.chars().any(|c| c.is_ascii_digit());
-                let bonus = if wants_number && has_number { 0.15 } else { 0.0 } - 0.02 * rank as f32;
-                scored.push(Scored { text, key: ev.key.clone(), coverage, score: coverage + bonus });
+                let typed = kind.is_value() && kind.held_by(&text);
+                let bonus = if typed {
+                    TYPED_BONUS
+                } else if wants_number && has_number && !kind.is_value() {
+                    0.15
+                } else {
+                    0.0
+                } - 0.02 * rank as f32;
+                let direct = direct / q.len() as f32;
+                scored.push(Scored { text, key: ev.key.clone(), coverage, score: coverage + bonus, typed, direct });
             }
         }
         scored.sort_by(|a, b| b.score.total_cmp(&a.score));
@@ -285,7 +325,20 @@ impl ChatModel for BuiltinModel {
             Some((ask, context)) => self.select_in_context(ask, context, evidence),
             None => self.select(question, evidence),
         };
-        let sentences = chosen.into_iter().map(|s| (s.text, vec![s.key])).collect();
+        let reply = chosen.first().and_then(|best| yes_no::reply(self, question, best));
+        let sentences = chosen
+            .into_iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let row = evidence.iter().find(|e| e.key == s.key && e.table_row);
+                let text = row.and_then(|_| table_row::row_sentence(&s.text)).unwrap_or(s.text);
+                let text = match reply.filter(|_| i == 0) {
+                    Some(r) => format!("{}: {text}", r.word()),
+                    None => text,
+                };
+                (text, vec![s.key])
+            })
+            .collect();
         Ok(Draft { sentences, usage: Default::default(), dropped: 0 })
     }
 }
@@ -303,7 +356,10 @@ impl BuiltinModel {
             .into_iter()
             .filter(|s| !wants_amount || states_amount(&s.text))
             .collect();
-        let Some(best) = scored.first().filter(|s| s.coverage >= MIN_COVERAGE) else { return Vec::new() };
+        for s in scored.iter().take(5) {
+            tracing::debug!(coverage = s.coverage, score = s.score, typed = s.typed, key = %s.key, text = %s.text, "candidate");
+        }
+        let Some(best) = scored.iter().find(|s| s.answers()) else { return Vec::new() };
         let required = self.named_terms(question);
         let source = evidence
             .iter()
@@ -342,7 +398,7 @@ impl BuiltinModel {
         let mut scored: Vec<Scored> = self
             .score_in(ask, evidence, evidence.len())
             .into_iter()
-            .filter(|s| s.coverage >= MIN_COVERAGE && (!wants_amount || states_amount(&s.text)))
+            .filter(|s| s.answers() && (!wants_amount || states_amount(&s.text)))
             .map(|mut s| {
                 let overlap = self.content_terms(&s.text).intersection(&situation).count() as f32;
                 s.score += (0.1 * overlap).min(0.3);
@@ -362,7 +418,7 @@ impl BuiltinModel {
     }
 
     /// Whether the evidence mentions every input number of the question
-    /// and, for a yes/no question, every content term, somewhere (text,
+    /// and, for a yes/no question, [`YES_NO_KNOWN`] of its content terms and every name it gives, somewhere (text,
     /// title or headings). "Is there parking at the Oslo office?", asked of
     /// documents that never say "parking", is out of scope however well
     /// "Oslo office" matches; a yes/no answer is about that one thing.
@@ -376,8 +432,12 @@ impl BuiltinModel {
         for t in &texts {
             known.extend(self.content_terms(t));
         }
-        let terms_known =
-            !scope::asks_yes_no(question) || self.content_terms(question).iter().all(|t| known.contains(t));
+        let terms_known = !scope::asks_yes_no(question) || {
+            let terms = self.content_terms(question);
+            let named = self.named_terms(question);
+            let share = terms.iter().filter(|t| known.contains(*t)).count() as f32 / terms.len().max(1) as f32;
+            share >= YES_NO_KNOWN && named.iter().all(|t| known.contains(t))
+        };
         let numbers_known = input_numbers(question).iter().all(|n| texts.iter().any(|t| scope::mentions_number(t, n)));
         terms_known && numbers_known
     }

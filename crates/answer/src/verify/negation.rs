@@ -9,77 +9,12 @@ use std::collections::BTreeSet;
 
 use crate::builtin::{BuiltinModel, join_wrapped_lines};
 use crate::citations::split_sentences;
-
-/// Words that negate an English sentence (lower case; "n't" endings and
-/// "cannot" are matched apart).
-const NEGATIONS: &[&str] =
-    &["not", "no", "never", "none", "nothing", "neither", "nor", "without", "nobody", "nowhere", "non"];
+pub use crate::lexicon::negation_cue;
 
 /// Share of a claim's content words a cited sentence must hold for the
 /// claim to count as restating it (below, the claim is a summary or a
 /// combination, and only the support check applies).
 const RESTATES: f32 = 0.6;
-
-/// The negation cue of `text`, if it has one ("never", "n't", …). Not
-/// negations: "No." or "No" before a number ("Circular No. 14", "No.2.2.14"),
-/// and a leading "No," or "No:" that answers a yes/no question before the
-/// statement.
-pub fn negation_cue(text: &str) -> Option<String> {
-    let body = without_reply_word(text);
-    let words: Vec<(usize, &str)> = word_spans(body);
-    words.iter().enumerate().find_map(|(i, &(at, raw))| {
-        let w = raw.to_lowercase().replace('’', "'");
-        let after = &body[at + raw.len()..];
-        let numbering = w == "no"
-            && (after.starts_with('.')
-                || words.get(i + 1).is_some_and(|(_, n)| n.starts_with(|c: char| c.is_ascii_digit())));
-        if numbering {
-            None
-        } else if NEGATIONS.contains(&w.as_str()) || w == "cannot" {
-            Some(w)
-        } else if w.ends_with("n't") {
-            Some("n't".to_string())
-        } else {
-            None
-        }
-    })
-}
-
-/// `text` without a leading "Yes,"/"No:"-style reply word.
-fn without_reply_word(text: &str) -> &str {
-    let t = text.trim_start();
-    for word in ["yes", "no"] {
-        // `get`: the first bytes may end inside a character (Devanagari, …).
-        if let (Some(head), Some(rest)) = (t.get(..word.len()), t.get(word.len()..))
-            && head.eq_ignore_ascii_case(word)
-            && let Some(stripped) = rest.strip_prefix([',', ':', ';', '.', '—', '-'])
-        {
-            return stripped;
-        }
-    }
-    t
-}
-
-/// Words (letters, digits and apostrophes) with their byte offsets.
-fn word_spans(text: &str) -> Vec<(usize, &str)> {
-    let is_word = |c: char| c.is_alphanumeric() || c == '\'' || c == '’';
-    let mut out = Vec::new();
-    let mut start = None;
-    for (i, c) in text.char_indices() {
-        match (is_word(c), start) {
-            (true, None) => start = Some(i),
-            (false, Some(s)) => {
-                out.push((s, &text[s..i]));
-                start = None;
-            }
-            _ => {}
-        }
-    }
-    if let Some(s) = start {
-        out.push((s, &text[s..]));
-    }
-    out
-}
 
 /// Why `claim` flips a sentence of `cited` it restates, if it does: the
 /// message quotes the sentence and names the negation one side has.

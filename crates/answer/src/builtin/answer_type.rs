@@ -1,0 +1,195 @@
+//! What kind of value a question asks for ("How long …?" a duration, "Which
+//! email address …?" an address), and whether a sentence holds a value of
+//! that kind. The builtin model prefers sentences that hold what was asked
+//! for: of two sentences about overtime pay, the one with "$191,900" answers
+//! "Above what salary …?", the one about the calculator does not.
+//!
+//! Cheap lexical rules, as in answer-type taxonomies of extractive QA
+//! (Li and Roth, "Learning Question Classifiers", COLING 2002: NUM:money,
+//! NUM:date, NUM:period, NUM:count, HUM, LOC), reduced to the kinds policy
+//! questions ask for.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+/// The kind of value a question asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AnswerType {
+    /// Money, a rate, a fraction or a cap: "How much …", "Above what salary …".
+    Amount,
+    /// A date, a deadline or a year: "When …", "By what date …".
+    Date,
+    /// A length of time: "How long …", "How many days …", "How far in advance …".
+    Duration,
+    /// A count of things: "How many forms …".
+    Count,
+    /// An e-mail address, a web address, a phone number: "Which email …".
+    Contact,
+    /// A person, a team or an office: "Who approves …".
+    Agent,
+    /// Yes or no: "Can I …", "Is it …".
+    YesNo,
+    /// Anything else (a procedure, a definition, a reason).
+    Other,
+}
+
+/// Time units a duration is counted in.
+const UNITS: &str = r"(?:seconds?|minutes?|hours?|days?|weeks?|fortnights?|months?|years?|pay ?periods?|semesters?|terms?|sessions?|nights?)";
+/// Numbers written as words.
+const NUMBER_WORDS: &str = r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|sixty|ninety|several|few)";
+
+static DURATION: LazyLock<Regex> = LazyLock::new(|| {
+    #[allow(clippy::expect_used)]
+    Regex::new(&format!(
+        r"(?i)\b(?:\d+(?:[.,]\d+)?|{NUMBER_WORDS})(?:\s*\(\d+\))?[\s-]+(?:(?:business|working|calendar|consecutive|full)\s+)?{UNITS}\b"
+    ))
+    .expect("valid duration pattern")
+});
+
+static DATE: LazyLock<Regex> = LazyLock::new(|| {
+    #[allow(clippy::expect_used)]
+    Regex::new(
+        r"(?i)\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?\s*\d{1,4}|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b|\b(?:19|20)\d{2}-\d{2}-\d{2}\b|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|\b(?:19|20)\d{2}\b",
+    )
+    .expect("valid date pattern")
+});
+
+static CONTACT: LazyLock<Regex> = LazyLock::new(|| {
+    #[allow(clippy::expect_used)]
+    Regex::new(r"(?i)[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\bhttps?://\S+|\bwww\.\S+|(?:\+?\d[\d\s-]{8,}\d)|#[a-z][\w-]{2,}")
+        .expect("valid contact pattern")
+});
+
+static NUMBER: LazyLock<Regex> = LazyLock::new(|| {
+    #[allow(clippy::expect_used)]
+    Regex::new(&format!(r"(?i)\b(?:\d+|{NUMBER_WORDS})\b")).expect("valid number pattern")
+});
+
+/// The kind of value `question` asks for (English question forms; other
+/// languages give [`AnswerType::Other`] unless they use an English cue).
+pub fn classify(question: &str) -> AnswerType {
+    let q = format!(" {} ", question.trim().to_lowercase().replace(['?', ',', '.'], " "));
+    let has = |cues: &[&str]| cues.iter().any(|c| q.contains(c));
+    if has(&[" email ", " e-mail ", " email address", " web address", " url ", " phone number", " website "]) {
+        return AnswerType::Contact;
+    }
+    if has(&[
+        " how long ",
+        " how far in advance ",
+        " how far apart ",
+        " how soon ",
+        " how many days ",
+        " how many hours ",
+    ]) || has(&[
+        " how many weeks ",
+        " how many months ",
+        " how many years ",
+        " how many minutes ",
+        " how many seconds ",
+    ]) {
+        return AnswerType::Duration;
+    }
+    if q.starts_with(" when ")
+        || has(&[" what date ", " which date ", " deadline ", " by when ", " what year ", " which year "])
+    {
+        return AnswerType::Date;
+    }
+    if super::scope::asks_for_amount(question)
+        || has(&[
+            " what salary ",
+            " what percentage ",
+            " what rate ",
+            " how much ",
+            " what amount ",
+            " maximum amount ",
+        ])
+    {
+        return AnswerType::Amount;
+    }
+    if has(&[" how many "]) {
+        return AnswerType::Count;
+    }
+    if q.starts_with(" who ") || q.starts_with(" whom ") || has(&[" who approves ", " which team ", " which office "]) {
+        return AnswerType::Agent;
+    }
+    if super::scope::asks_yes_no(question) {
+        return AnswerType::YesNo;
+    }
+    AnswerType::Other
+}
+
+impl AnswerType {
+    /// Whether the type names a value a sentence can hold or lack (not
+    /// yes/no, not "other").
+    pub fn is_value(self) -> bool {
+        !matches!(self, Self::YesNo | Self::Other)
+    }
+
+    /// Whether `sentence` holds a value of this kind. [`AnswerType::YesNo`]
+    /// and [`AnswerType::Other`] hold for every sentence.
+    pub fn held_by(self, sentence: &str) -> bool {
+        match self {
+            Self::Amount => super::scope::states_amount(sentence),
+            Self::Date => DATE.is_match(sentence),
+            Self::Duration => DURATION.is_match(sentence),
+            Self::Count => NUMBER.is_match(sentence),
+            Self::Contact => CONTACT.is_match(sentence),
+            Self::Agent => names_someone(sentence),
+            Self::YesNo | Self::Other => true,
+        }
+    }
+}
+
+/// Whether a sentence names a person, a team or an office: a capitalised
+/// word after its first word, or a role word.
+fn names_someone(sentence: &str) -> bool {
+    let roles = ["team", "office", "officer", "manager", "supervisor", "director", "lead", "committee", "registrar"];
+    let lower = sentence.to_lowercase();
+    sentence
+        .split_whitespace()
+        .skip(1)
+        .any(|w| w.chars().next().is_some_and(char::is_uppercase) && w.chars().skip(1).any(char::is_lowercase))
+        || lower.split(|c: char| !c.is_alphanumeric()).any(|w| roles.contains(&w) || w.ends_with("er") && w.len() > 5)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::AnswerType::*;
+    use super::*;
+
+    #[test]
+    fn questions_are_classified_by_what_they_ask_for() {
+        let cases = [
+            ("Above what salary can I no longer get paid overtime or comp time?", Amount),
+            ("How much is the hostel security deposit?", Amount),
+            ("How long does it take to get my Concur account set up after I send the CGE form?", Duration),
+            ("I have to travel abroad for work. Who do I coordinate with, and how far in advance?", Duration),
+            ("Which email address do I send that approval to?", Contact),
+            ("When is the last date to apply for revaluation?", Date),
+            ("How many forms do I need?", Count),
+            ("Who approves billable travel for 18F projects?", Agent),
+            ("Can I sign up for the transit benefit right now?", YesNo),
+            ("What should my written explanation for advanced sick leave include?", Other),
+        ];
+        for (q, want) in cases {
+            assert_eq!(classify(q), want, "{q}");
+        }
+    }
+
+    #[test]
+    fn sentences_hold_values_of_a_kind() {
+        assert!(Duration.held_by("Allow 10 business days for your account to be set up."));
+        assert!(Duration.held_by("Coordinate at least thirty (30) days before departure."));
+        assert!(!Duration.held_by("Send the CGE Access Request Form to the Concur team."));
+        assert!(Contact.held_by("Email the approval to tts-travel@gsa.gov for processing."));
+        assert!(!Contact.held_by("Send the approval to your travel coordinator."));
+        assert!(Date.held_by("Applications close on 15 July 2026."));
+        assert!(Date.held_by("With effect from 15.07.2026 the fee is halved."));
+        assert!(!Date.held_by("Applications close after the results are out."));
+        assert!(Amount.held_by("If you make the maximum salary ($191,900 in 2024), you cannot receive overtime."));
+        assert!(!Amount.held_by("The amount you can receive depends on your salary level."));
+        assert!(Agent.held_by("Billable travel is approved by Joe Krzystan."));
+        assert!(Count.held_by("Fill out two forms."));
+    }
+}

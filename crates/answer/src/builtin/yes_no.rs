@@ -1,0 +1,91 @@
+//! Yes/no answers: "Yes: …" or "No: …" before the verbatim evidence, only
+//! when one cited sentence settles the question. The sentence must restate
+//! the question (at least [`SETTLES`] of its content terms, every number it
+//! gives); then the answer is "Yes" when the sentence and the question
+//! agree in polarity and "No" when exactly one of them denies (a negation or
+//! a prohibition such as "forbidden", [`denies`]) ("Can
+//! credit hours be converted to cash?" against "Credit hours cannot be
+//! converted to cash …"). Anything weaker keeps the plain evidence: the
+//! model never says a "yes" or a "no" its evidence does not back.
+
+use super::{BuiltinModel, Scored, input_numbers, scope};
+use crate::lexicon::{denies, is_negation};
+
+/// Share of the question's content terms the sentence must hold.
+pub const SETTLES: f32 = 0.75;
+
+/// The reply word a yes/no answer starts with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reply {
+    /// The evidence affirms what was asked.
+    Yes,
+    /// The evidence denies what was asked.
+    No,
+}
+
+impl Reply {
+    /// `"Yes"` or `"No"`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Self::Yes => "Yes",
+            Self::No => "No",
+        }
+    }
+}
+
+/// The reply `sentence` gives to the yes/no `question`, or `None` when the
+/// question is not yes/no or the sentence does not settle it.
+pub fn reply(model: &BuiltinModel, question: &str, sentence: &Scored) -> Option<Reply> {
+    if !scope::asks_yes_no(question) || question.matches('?').count() > 1 || question.contains(" or ") {
+        // "Is it A or B?" and two questions in one are not yes/no.
+        return None;
+    }
+    // Polarity is judged apart, so negation words are not terms to hold.
+    let asked: Vec<String> = model.literal_terms(question).into_iter().filter(|t| !is_negation(t)).collect();
+    let said = model.literal_terms(&sentence.text);
+    let held = asked.iter().filter(|t| said.contains(*t)).count() as f32 / asked.len().max(1) as f32;
+    let numbers_held = input_numbers(question).iter().all(|n| scope::mentions_number(&sentence.text, n));
+    if held < SETTLES || !numbers_held {
+        return None;
+    }
+    let flips = denies(question) != denies(&sentence.text);
+    Some(if flips { Reply::No } else { Reply::Yes })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scored(text: &str) -> Scored {
+        Scored { text: text.into(), key: "k".into(), coverage: 1.0, score: 1.0, typed: false, direct: 1.0 }
+    }
+
+    #[test]
+    fn a_negated_sentence_answers_no_and_an_agreeing_one_yes() {
+        let m = BuiltinModel::default();
+        // 18F handbook, overtime page (credit hours).
+        let cash =
+            scored("Credit hours cannot be converted to cash, unless you leave GSA (then they will be paid out).");
+        assert_eq!(reply(&m, "Can credit hours be converted to cash?", &cash), Some(Reply::No));
+        let never = scored("Credit hours never expire.");
+        assert_eq!(reply(&m, "Is it true that credit hours do not expire?", &never), Some(Reply::Yes));
+        assert_eq!(reply(&m, "Do credit hours expire?", &never), Some(Reply::No));
+        // sample-docs/company/it-security-policy.md: a prohibition without a negation word.
+        let usb = scored("Copying customer data to USB drives or personal cloud storage is forbidden.");
+        assert_eq!(reply(&m, "Am I allowed to copy customer data to a USB drive?", &usb), Some(Reply::No));
+        let allowed = scored("Copying customer data to USB drives is not forbidden for administrators.");
+        assert_eq!(reply(&m, "Can I copy customer data to USB drives?", &allowed), Some(Reply::Yes));
+        let carry = scored("You can carry over up to 240 hours of annual leave into the next leave year.");
+        assert_eq!(reply(&m, "Can I carry over annual leave into the next leave year?", &carry), Some(Reply::Yes));
+    }
+
+    #[test]
+    fn weak_or_mismatched_evidence_gives_no_reply_word() {
+        let m = BuiltinModel::default();
+        let cap = scored("Therefore, you can request up to 56 advanced annual leave hours.");
+        assert_eq!(reply(&m, "Is advanced annual leave capped at 80 hours?", &cap), None);
+        assert_eq!(reply(&m, "What is the advanced annual leave cap?", &cap), None);
+        let both = scored("Hostel and mess fees are charged per semester.");
+        assert_eq!(reply(&m, "Is the hostel fee charged per semester or per year?", &both), None);
+    }
+}

@@ -1,0 +1,105 @@
+//! The shared lexicon of the answering layer: word lists and word-level
+//! tests that the builtin model, the checks and the planner all use, kept
+//! here so that none of them imports another for a word list.
+
+/// Words that negate an English sentence (lower case; "n't" endings and
+/// "cannot" are matched apart).
+const NEGATIONS: &[&str] =
+    &["not", "no", "never", "none", "nothing", "neither", "nor", "without", "nobody", "nowhere", "non"];
+
+/// Words that forbid: a sentence with one of them says "no" to "Am I
+/// allowed to …?" without a negation word ("Copying customer data to USB
+/// drives is forbidden.").
+const PROHIBITIONS: &[&str] = &[
+    "forbidden",
+    "prohibited",
+    "prohibits",
+    "prohibit",
+    "banned",
+    "disallowed",
+    "barred",
+    "ineligible",
+    "impermissible",
+    "unauthorized",
+    "unauthorised",
+    "forbids",
+    "forbid",
+];
+
+/// Whether `text` denies: it has a negation cue ([`negation_cue`]) or a
+/// prohibition word not itself negated ("is not forbidden" affirms).
+pub fn denies(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let words: Vec<&str> = lower.split(|c: char| !c.is_alphanumeric() && c != '\'').filter(|w| !w.is_empty()).collect();
+    let prohibition = words.iter().position(|w| PROHIBITIONS.contains(w));
+    match prohibition {
+        Some(at) => !words[..at].iter().rev().take(2).any(|w| is_negation(w)),
+        None => negation_cue(text).is_some(),
+    }
+}
+
+/// Whether `term` (a lower-case word or stem) is a negation word.
+pub fn is_negation(term: &str) -> bool {
+    NEGATIONS.contains(&term) || term == "cannot" || term.ends_with("n't")
+}
+
+/// The negation cue of `text`, if it has one ("never", "n't", …). Not
+/// negations: "No." or "No" before a number ("Circular No. 14", "No.2.2.14"),
+/// and a leading "No," or "No:" that answers a yes/no question before the
+/// statement.
+pub fn negation_cue(text: &str) -> Option<String> {
+    let body = without_reply_word(text);
+    let words: Vec<(usize, &str)> = word_spans(body);
+    words.iter().enumerate().find_map(|(i, &(at, raw))| {
+        let w = raw.to_lowercase().replace('’', "'");
+        let after = &body[at + raw.len()..];
+        let numbering = w == "no"
+            && (after.starts_with('.')
+                || words.get(i + 1).is_some_and(|(_, n)| n.starts_with(|c: char| c.is_ascii_digit())));
+        if numbering {
+            None
+        } else if NEGATIONS.contains(&w.as_str()) || w == "cannot" {
+            Some(w)
+        } else if w.ends_with("n't") {
+            Some("n't".to_string())
+        } else {
+            None
+        }
+    })
+}
+
+/// `text` without a leading "Yes,"/"No:"-style reply word.
+fn without_reply_word(text: &str) -> &str {
+    let t = text.trim_start();
+    for word in ["yes", "no"] {
+        // `get`: the first bytes may end inside a character (Devanagari, …).
+        if let (Some(head), Some(rest)) = (t.get(..word.len()), t.get(word.len()..))
+            && head.eq_ignore_ascii_case(word)
+            && let Some(stripped) = rest.strip_prefix([',', ':', ';', '.', '—', '-'])
+        {
+            return stripped;
+        }
+    }
+    t
+}
+
+/// Words (letters, digits and apostrophes) with their byte offsets.
+fn word_spans(text: &str) -> Vec<(usize, &str)> {
+    let is_word = |c: char| c.is_alphanumeric() || c == '\'' || c == '’';
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in text.char_indices() {
+        match (is_word(c), start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                out.push((s, &text[s..i]));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push((s, &text[s..]));
+    }
+    out
+}
