@@ -315,6 +315,10 @@ fn step(s: &Step, round: u32) -> TraceStepView {
         }
         Step::Note { text } => (v.kind, v.title) = ("note".into(), text.clone()),
         Step::Check { sentence, verdict } => (v.kind, v.title) = ("check".into(), format!("{verdict}: {sentence}")),
+        Step::Fallback { from, reason, sentences } => {
+            (v.kind, v.title) =
+                ("fallback".into(), format!("{from} {reason}; the builtin model answered ({sentences} sentence(s))"))
+        }
     }
     v
 }

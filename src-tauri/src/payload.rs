@@ -308,7 +308,7 @@ pub struct WithheldView {
 pub struct TraceStepView {
     /// Round number (1-based; 0 for routing).
     pub round: u32,
-    /// `route`, `search`, `model`, `tool`, `verdict`, `check` or `note`.
+    /// `route`, `search`, `model`, `tool`, `verdict`, `check`, `note` or `fallback`.
     pub kind: String,
     /// One line ("search \"hostel fee\" → 6 hits, 2 withheld").
     pub title: String,

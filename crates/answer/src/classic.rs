@@ -298,12 +298,19 @@ fn draft_and_verify(model: &dyn ChatModel, question: &str, evidence: &[Evidence]
     let failures = crate::verify::failures(&first, evidence, question);
     if failures.is_empty() {
         crate::verify::record(&first, evidence, question, trace);
-        return first;
+        if provider_error(trace).is_some() {
+            return first;
+        }
+        return crate::fallback::builtin_instead(&model.id(), first, question, evidence, trace);
     }
     let note = failures.join("; ");
     let second = call_model(model, question, evidence, Some(&note), trace);
     crate::verify::record(&second, evidence, question, trace);
-    crate::verify::keep_verified(second, evidence, question)
+    let verified = crate::verify::keep_verified(second, evidence, question);
+    if provider_error(trace).is_some() {
+        return verified;
+    }
+    crate::fallback::builtin_instead(&model.id(), verified, question, evidence, trace)
 }
 
 /// The answer text with `[key]` marks, its citations and the withheld notes.
@@ -342,6 +349,9 @@ pub(crate) fn compose(
     }
     if dropped > 0 {
         text.push(format!("({dropped} claim(s) could not be verified against the documents and were left out.)"));
+    }
+    if let Some(note) = crate::fallback::fallback_note(&trace).filter(|_| !citations.is_empty()) {
+        text.push(note);
     }
     let mut body = text.join(" ");
     if as_of.historical && !citations.is_empty() {

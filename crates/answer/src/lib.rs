@@ -11,6 +11,8 @@
 //!   citations; [`numeric`] checks that every number, amount or date in a
 //!   cited sentence comes from its cited chunks or from the question;
 //!   [`verify`] applies both.
+//! - [`fallback`]: the builtin answers when the configured model gives
+//!   no verified sentence, and says so.
 //! - [`lexicon`] holds the word lists and word tests they share
 //!   (negation cues).
 //! - [`trace`] records every step as structured data.
@@ -23,6 +25,7 @@ pub mod citations;
 pub mod classic;
 pub mod eval;
 pub mod evidence;
+pub mod fallback;
 pub mod followup;
 pub mod lexicon;
 pub mod mode;

@@ -87,6 +87,16 @@ pub enum Step {
         /// `ok` or the failure.
         verdict: String,
     },
+    /// The configured model gave no verified sentence, and the builtin
+    /// extractive model answered from the same admitted evidence instead.
+    Fallback {
+        /// The configured model's id.
+        from: String,
+        /// Why: "it abstained" or "its 2 sentence(s) failed the checks".
+        reason: String,
+        /// Verified sentences the builtin gave.
+        sentences: usize,
+    },
 }
 
 /// Why answering stopped.
@@ -162,6 +172,9 @@ impl Trace {
                 }
                 Step::Verdict { coverage, model } => out.push(format!("verdict coverage {coverage}, model {model}")),
                 Step::Note { text } => out.push(format!("note    {text}")),
+                Step::Fallback { from, reason, sentences } => {
+                    out.push(format!("fallback {from} {reason}; the builtin model gave {sentences} sentence(s)"))
+                }
             }
         }
         out.push(format!(

@@ -9,7 +9,7 @@ export type TraceStepView = {
  */
 round: number, 
 /**
- * `route`, `search`, `model`, `tool`, `verdict`, `check` or `note`.
+ * `route`, `search`, `model`, `tool`, `verdict`, `check`, `note` or `fallback`.
  */
 kind: string, 
 /**

@@ -334,7 +334,9 @@ impl Machine {
             self.phase = Phase::Draft(Some(failures.join("; ")));
             return;
         }
-        self.draft = Some(crate::verify::keep_verified(draft, &self.evidence, &question));
+        let verified = crate::verify::keep_verified(draft, &self.evidence, &question);
+        self.draft =
+            Some(crate::fallback::builtin_instead(model, verified, &question, &self.evidence, &mut self.trace));
         self.phase = Phase::Done;
     }
 

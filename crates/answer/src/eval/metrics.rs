@@ -61,6 +61,10 @@ pub struct QuestionResult {
     pub input_tokens: u64,
     /// Completion tokens.
     pub output_tokens: u64,
+    /// The builtin answered because the configured model gave no verified
+    /// sentence ([`crate::fallback`]).
+    #[serde(default)]
+    pub fallback: bool,
 }
 
 fn file_name(path: &str) -> String {
@@ -132,6 +136,7 @@ pub fn score(item: &EvalItem, answer: &Answer, mode: &str) -> QuestionResult {
         tool_calls: answer.trace.tool_calls,
         input_tokens,
         output_tokens,
+        fallback: crate::fallback::fell_back(&answer.trace),
     }
 }
 
@@ -272,6 +277,16 @@ pub struct Summary {
     pub answer_words: f64,
     /// Mean prompt plus completion tokens.
     pub tokens: f64,
+    /// Share of questions the builtin answered for the configured model.
+    #[serde(default)]
+    pub fallback_rate: f64,
+    /// Share of questions answered correctly by the configured model
+    /// itself (a builtin fallback counts as not correct).
+    #[serde(default)]
+    pub own_accuracy: f64,
+    /// Share of the questions to answer (not to abstain on) that were abstained.
+    #[serde(default)]
+    pub false_abstention_rate: f64,
 }
 
 fn mean(xs: impl Iterator<Item = f64>) -> f64 {
@@ -327,6 +342,9 @@ pub fn summarise(mode: &str, results: &[QuestionResult]) -> Summary {
         tool_calls: mean(results.iter().map(|r| r.tool_calls as f64)),
         answer_words: mean(results.iter().filter(|r| !r.abstained).map(|r| r.answer_words as f64)),
         tokens: mean(results.iter().map(|r| (r.input_tokens + r.output_tokens) as f64)),
+        fallback_rate: mean(results.iter().map(|r| b(r.fallback))),
+        own_accuracy: mean(results.iter().map(|r| b(r.correct && !r.fallback))),
+        false_abstention_rate: mean(results.iter().filter(|r| !r.expect_abstain).map(|r| b(r.abstained))),
     }
 }
 

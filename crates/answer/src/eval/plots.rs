@@ -32,6 +32,9 @@ pub fn table(summaries: &[Summary]) -> String {
     let mut rows: Vec<Row> = vec![
         ("questions", Box::new(|s| s.questions.to_string())),
         ("accuracy", Box::new(|s| format!("{:.3}", s.accuracy))),
+        ("accuracy of the model's own answers", Box::new(|s| format!("{:.3}", s.own_accuracy))),
+        ("builtin-fallback rate", Box::new(|s| format!("{:.3}", s.fallback_rate))),
+        ("abstained on answerable questions", Box::new(|s| format!("{:.3}", s.false_abstention_rate))),
         ("answer F1", Box::new(|s| format!("{:.3}", s.f1))),
         ("mean answer length (words)", Box::new(|s| format!("{:.1}", s.answer_words))),
         ("exact match", Box::new(|s| format!("{:.3}", s.exact_match))),
