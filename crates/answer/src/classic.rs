@@ -27,8 +27,7 @@ pub fn provider_error(trace: &Trace) -> Option<String> {
     })
 }
 
-/// The exact abstention sentence.
-pub const ABSTAIN: &str = "I could not find this in the documents.";
+pub use crate::lexicon::ABSTAIN;
 /// Evidence chunks passed to the model.
 pub const EVIDENCE_K: usize = 8;
 

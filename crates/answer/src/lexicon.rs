@@ -2,6 +2,9 @@
 //! tests that the builtin model, the checks and the planner all use, kept
 //! here so that none of them imports another for a word list.
 
+/// The exact abstention sentence.
+pub const ABSTAIN: &str = "I could not find this in the documents.";
+
 /// Words that negate an English sentence (lower case; "n't" endings and
 /// "cannot" are matched apart).
 const NEGATIONS: &[&str] =

@@ -1,5 +1,6 @@
 //! The `ChatModel` trait: messages, tools and structured output, and the
-//! typed errors every back-end returns. The builtin model implements it
+//! typed errors every back-end returns. It is a provider interface only: it
+//! knows nothing of the agent loop (the loop's policy is `agent::policy`). The builtin model implements it
 //! without a network; HTTP back-ends (OpenAI-compatible, Gemini) come next.
 
 use serde::{Deserialize, Serialize};
@@ -58,9 +59,21 @@ pub struct ChatRequest {
     pub tools: Vec<ToolSpec>,
     /// JSON schema the reply must follow (structured output), if any.
     pub response_schema: Option<serde_json::Value>,
-    /// The agent loop's state, for the builtin planner; HTTP back-ends ignore it.
+    /// What the call is for; back-ends may ignore it.
     #[serde(skip)]
-    pub agent: Option<crate::agent::AgentContext>,
+    pub purpose: Purpose,
+}
+
+/// What a [`ChatRequest`] is for.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Purpose {
+    /// A plain chat call (drafting, routing help).
+    #[default]
+    Chat,
+    /// The next step of an agent loop: a tool call or the end of searching.
+    AgentStep,
+    /// The agent loop's sufficiency verdict on the evidence gathered.
+    Verdict,
 }
 
 /// Token counts of one call.
@@ -134,6 +147,12 @@ pub trait ChatModel: Send + Sync {
     /// Whether the agent loop should draft once per tool result (the
     /// extractive builtin) rather than once over all the evidence.
     fn drafts_per_query(&self) -> bool {
+        false
+    }
+
+    /// Whether an agent loop should take its steps from code (the builtin's
+    /// deterministic planner) instead of from [`ChatModel::chat`].
+    fn plans_in_code(&self) -> bool {
         false
     }
 }

@@ -12,7 +12,7 @@ use almirah_answer::agent::{AgentConfig, Budgets, ask_agent};
 use almirah_answer::builtin::BuiltinModel;
 use almirah_answer::classic::Answer;
 use almirah_answer::evidence::Evidence;
-use almirah_answer::model::{ChatModel, ChatRequest, ChatResponse, Draft, ModelError, ToolCall};
+use almirah_answer::model::{ChatModel, ChatRequest, ChatResponse, Draft, ModelError, Purpose, ToolCall};
 use almirah_answer::trace::{Step, StopReason};
 use common::{cites, engine, today};
 use serde_json::json;
@@ -56,7 +56,7 @@ impl ChatModel for Scripted {
 
     fn chat(&self, request: &ChatRequest) -> Result<ChatResponse, ModelError> {
         self.seen.lock().unwrap().push(request.clone());
-        if request.agent.as_ref().is_some_and(|c| c.judging) {
+        if request.purpose == Purpose::Verdict {
             let more = !self.calls.lock().unwrap().is_empty();
             return Ok(ChatResponse {
                 content: json!({"enough": !more, "missing": ""}).to_string(),

@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 
 use almirah_answer::agent::{AgentConfig, ask_agent};
 use almirah_answer::evidence::Evidence;
-use almirah_answer::model::{ChatModel, ChatRequest, ChatResponse, Draft, ModelError, ToolCall};
+use almirah_answer::model::{ChatModel, ChatRequest, ChatResponse, Draft, ModelError, Purpose, ToolCall};
 use almirah_core::read::ChunkRead;
 use almirah_core::{NoProgress, failpoint};
 use attack::{Expect, Library};
@@ -34,7 +34,7 @@ impl ChatModel for Script {
 
     fn chat(&self, request: &ChatRequest) -> Result<ChatResponse, ModelError> {
         let mut rounds = self.0.lock().unwrap();
-        if request.agent.as_ref().is_some_and(|c| c.judging) {
+        if request.purpose == Purpose::Verdict {
             let content = json!({"enough": rounds.is_empty(), "missing": ""}).to_string();
             return Ok(ChatResponse { content, ..Default::default() });
         }

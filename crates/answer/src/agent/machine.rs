@@ -13,14 +13,20 @@ use super::exec::{ToolOutcome, render};
 use super::tools::{self, ToolRequest};
 use super::{AgentConfig, AgentContext, action, prompt, sufficiency};
 use crate::evidence::Evidence;
-use crate::model::{ChatRequest, ChatResponse, Draft, Message, ModelError, Role, ToolCall};
+use crate::model::{ChatRequest, ChatResponse, Draft, Message, ModelError, Purpose, Role, ToolCall};
 use crate::trace::{Step, StopReason, Trace};
 
 /// What the runner should do next.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Action {
-    /// Call the model with this request.
-    CallModel(ChatRequest),
+    /// Call the model (through the loop's policy) with this request; the
+    /// context is the loop's typed state, for a policy that plans in code.
+    CallModel {
+        /// The chat request.
+        request: ChatRequest,
+        /// What the loop knows so far.
+        context: AgentContext,
+    },
     /// Run these tool calls (already validated and clamped).
     CallTools(Vec<ToolRequest>),
     /// Draft the answer from the evidence (`retry_note` on the one regeneration).
@@ -161,7 +167,8 @@ impl Machine {
         self.pending_estimate = estimate_tokens(&messages);
         self.input_tokens += self.pending_estimate;
         let context = AgentContext { judging, ..self.context.clone() };
-        Action::CallModel(ChatRequest { messages, tools, response_schema: schema, agent: Some(context) })
+        let purpose = if judging { Purpose::Verdict } else { Purpose::AgentStep };
+        Action::CallModel { request: ChatRequest { messages, tools, response_schema: schema, purpose }, context }
     }
 
     /// Feed the model's reply (or its error) back; `ms` is the call's time.

@@ -7,7 +7,8 @@
 //! - [`machine`] is the sans-IO state machine; [`run`] is its async runner
 //!   (model calls on the blocking pool, under the wall-clock budget).
 //! - [`tools`] validates and clamps calls; [`exec`] runs them gated.
-//! - [`planner`] is how the builtin model drives the same loop.
+//! - [`policy`] says who decides each step: the model, or for the builtin the
+//!   deterministic [`planner`].
 //! - [`action`] is the JSON-schema action mode for small local models.
 
 pub mod action;
@@ -15,6 +16,7 @@ pub mod draft;
 pub mod exec;
 pub mod machine;
 pub mod planner;
+pub mod policy;
 pub mod prompt;
 pub mod sufficiency;
 pub mod tools;
@@ -72,8 +74,9 @@ impl Default for AgentConfig {
     }
 }
 
-/// What the loop knows so far, passed with every model request so the
-/// builtin planner can decide from typed state (HTTP back-ends ignore it).
+/// What the loop knows so far, passed with every model request to the
+/// loop's [`policy::Policy`], so the builtin planner decides from typed
+/// state (a model policy ignores it).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct AgentContext {
     /// The question.

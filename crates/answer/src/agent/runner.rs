@@ -9,7 +9,8 @@ use almirah_core::{Reader, Snapshot};
 use chrono::NaiveDate;
 
 use super::exec::{self, ToolOutcome};
-use super::{AgentConfig, Machine};
+use super::policy::Policy;
+use super::{AgentConfig, AgentContext, Machine};
 use crate::classic::{ABSTAIN, Answer, Status};
 use crate::model::{ChatModel, ChatRequest, ChatResponse, Draft, ModelError};
 use crate::router::RouteLabel;
@@ -66,14 +67,15 @@ pub async fn run(
     let hops = route.label == RouteLabel::MultiHop;
     let parts = if route.parts.is_empty() { vec![question.to_string()] } else { route.parts.clone() };
     let mut m = Machine::new(question, parts, hops, as_of, cfg.clone(), trace);
+    let policy = super::policy::for_model(model.clone());
     loop {
         crate::classic::check_cancelled(status)?;
         let elapsed = started.elapsed().as_millis() as u64;
         match m.next_step(elapsed) {
-            super::Action::CallModel(request) => {
+            super::Action::CallModel { request, context } => {
                 let remaining = cfg.budgets.max_wall_ms.saturating_sub(elapsed);
                 let t = Instant::now();
-                let reply = call_chat(model.clone(), request, remaining).await;
+                let reply = call_chat(policy.clone(), request, context, remaining).await;
                 m.on_model_reply(reply, &model.id(), t.elapsed().as_secs_f64() * 1000.0);
             }
             super::Action::CallTools(requests) => {
@@ -103,11 +105,12 @@ pub async fn run(
 }
 
 async fn call_chat(
-    model: Arc<dyn ChatModel>,
+    policy: Arc<dyn Policy>,
     request: ChatRequest,
+    context: AgentContext,
     remaining_ms: u64,
 ) -> Result<ChatResponse, ModelError> {
-    let job = tokio::task::spawn_blocking(move || model.chat(&request));
+    let job = tokio::task::spawn_blocking(move || policy.decide(&request, &context));
     match tokio::time::timeout(Duration::from_millis(remaining_ms.max(1)), job).await {
         Ok(Ok(reply)) => reply,
         Ok(Err(join)) => Err(ModelError::Unavailable(format!("model call failed: {join}"))),

@@ -286,34 +286,14 @@ impl ChatModel for BuiltinModel {
         "builtin".into()
     }
 
-    /// Inside the agent loop, the deterministic planner decides: the next
-    /// tool call, or no call when its plan is complete; asked for the
-    /// sufficiency verdict, it says yes exactly when the plan is complete.
-    /// Outside the loop it cannot chat.
-    fn chat(&self, request: &ChatRequest) -> Result<ChatResponse, ModelError> {
-        let Some(ctx) = &request.agent else {
-            return Err(ModelError::Unsupported {
-                model: self.id(),
-                what: "free-form chat (it answers from evidence only)".into(),
-            });
-        };
-        let next = crate::agent::planner::next_call(ctx);
-        if ctx.judging {
-            let content = match next {
-                None => r#"{"enough": true, "missing": ""}"#.to_string(),
-                Some(c) => {
-                    let args = &c.arguments;
-                    let missing = match (args["query"].as_str(), args["key"].as_str()) {
-                        (Some(q), _) => q.to_string(),
-                        (None, Some(k)) => format!("{k} in {}", args["table"].as_str().unwrap_or("the table")),
-                        _ => args.to_string(),
-                    };
-                    serde_json::json!({"enough": false, "missing": missing}).to_string()
-                }
-            };
-            return Ok(ChatResponse { content, ..Default::default() });
-        }
-        Ok(ChatResponse { tool_calls: next.into_iter().collect(), ..Default::default() })
+    /// The builtin cannot chat: it answers from evidence only, and in an
+    /// agent loop its steps come from the planner (`agent::policy`).
+    fn chat(&self, _request: &ChatRequest) -> Result<ChatResponse, ModelError> {
+        Err(ModelError::Unsupported { model: self.id(), what: "free-form chat (it answers from evidence only)".into() })
+    }
+
+    fn plans_in_code(&self) -> bool {
+        true
     }
 
     fn drafts_per_query(&self) -> bool {

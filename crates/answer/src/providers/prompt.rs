@@ -16,8 +16,8 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::citations::split_sentences;
-use crate::classic::ABSTAIN;
 use crate::evidence::Evidence;
+use crate::lexicon::ABSTAIN;
 use crate::model::{Draft, Message, Role, Usage};
 
 /// A bracket of passage numbers: `[2]`, `[1, 3]`, `[1; 3]`.

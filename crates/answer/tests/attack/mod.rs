@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 use almirah_answer::agent::{AgentConfig, Budgets, ask_agent};
 use almirah_answer::classic::Answer;
 use almirah_answer::evidence::Evidence;
-use almirah_answer::model::{ChatModel, ChatRequest, ChatResponse, Draft, ModelError, ToolCall};
+use almirah_answer::model::{ChatModel, ChatRequest, ChatResponse, Draft, ModelError, Purpose, ToolCall};
 use almirah_answer::providers::{ProviderOptions, from_spec};
 use almirah_answer::trace::Step;
 use almirah_core::embed::EmbedderConfig;
@@ -383,7 +383,7 @@ impl ChatModel for Attacker {
         for m in request.messages.iter().filter(|m| m.role != almirah_answer::model::Role::Assistant) {
             self.record(&without_echoes(&m.content));
         }
-        Ok(match self.turn(request.agent.as_ref().is_some_and(|c| c.judging)) {
+        Ok(match self.turn(request.purpose == Purpose::Verdict) {
             Turn::Verdict(done) => {
                 ChatResponse { content: json!({"enough": done, "missing": ""}).to_string(), ..Default::default() }
             }

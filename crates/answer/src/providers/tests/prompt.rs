@@ -2,7 +2,7 @@
 
 use super::super::prompt::{Citing, answer_messages, document_block, parse_draft, system_prompt};
 use super::evidence;
-use crate::classic::ABSTAIN;
+use crate::lexicon::ABSTAIN;
 use crate::model::{Role, Usage};
 
 #[test]
