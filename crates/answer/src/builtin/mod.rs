@@ -181,8 +181,8 @@ impl BuiltinModel {
                     // A restated title ("Subject: Hostel fee for …") says nothing the rest of the chunk does not.
                     continue;
                 }
-                // The sentence before is context too: a label or lead-in ("Document detail: …").
-                let before = i.checked_sub(1).map(|j| &terms[j]);
+                // A short sentence before is context too: a label or lead-in ("Document detail: …").
+                let before = i.checked_sub(1).filter(|j| is_lead_in(&sentences[*j].text)).map(|j| &terms[j]);
                 let in_context = |t: &String| context.contains(t) || before.is_some_and(|b| b.contains(t));
                 let direct = q.iter().filter(|t| own.contains(*t)).count() as f32;
                 let by_context = q.iter().filter(|t| !own.contains(*t) && in_context(t)).count() as f32;
@@ -422,6 +422,16 @@ impl BuiltinModel {
         terms_known && numbers_known
     }
 }
+
+/// Whether a sentence reads as a label or lead-in for the next one: it
+/// ends with a colon, or has at most [`LEAD_IN_WORDS`] words.
+fn is_lead_in(sentence: &str) -> bool {
+    let s = sentence.trim();
+    s.ends_with(':') || s.split_whitespace().count() <= LEAD_IN_WORDS
+}
+
+/// Words of a sentence short enough to label the next.
+const LEAD_IN_WORDS: usize = 10;
 
 /// Whether a sentence's terms, apart from a letter's "Subject"/"Re" label,
 /// are all in the chunk's title and headings.
