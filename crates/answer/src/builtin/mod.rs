@@ -29,6 +29,8 @@ const STOP: &[&str] = &[
     "we", "were", "what", "when", "where", "whi", "which", "who", "whom", "will", "with", "would", "you", "your",
     "per", "ani", "give", "know", "need", "want", "kya", "hai", "ki", "ka", "ke", "mein", "kitn", "kitna", "kitne",
     "milti", "milta", "mujh", "kitni", "long", "soon", "often", "till", "until", "under", "go", "still",
+    // Adverbs and prepositions that name no content ("no longer", "right now", "above what …").
+    "abov", "below", "longer", "now", "currentli", "besid", "becaus", "ahead", "exactli", "just", "realli",
 ];
 
 /// Stems that mean the same thing in policy and organisation questions,
@@ -69,6 +71,8 @@ pub const TYPED_COVERAGE: f32 = 0.45;
 /// Share of a yes/no question's content terms the evidence must mention
 /// somewhere (every name and number it gives, always).
 const YES_NO_KNOWN: f32 = 0.75;
+/// Question terms the evidence may never mention for [`TYPED_COVERAGE`] to apply.
+const MAX_UNKNOWN_TYPED: usize = 1;
 /// Score bonus of a sentence holding the kind of value asked for.
 const TYPED_BONUS: f32 = 0.2;
 /// Sentences used at most.
@@ -339,7 +343,14 @@ impl BuiltinModel {
         for s in scored.iter().take(5) {
             tracing::debug!(coverage = s.coverage, score = s.score, typed = s.typed, key = %s.key, text = %s.text, "candidate");
         }
-        let Some(best) = scored.iter().find(|s| s.answers()) else { return Vec::new() };
+        // The typed threshold holds only when the evidence mentions all but
+        // at most one term of the question somewhere ("extra days off for a
+        // teammate's wedding?", asked of pages that never say "extra" or
+        // "wedding", is not answered by a sentence that holds a number of days).
+        let known = self.unknown_terms(question, evidence) <= MAX_UNKNOWN_TYPED;
+        let Some(best) = scored.iter().find(|s| s.coverage >= MIN_COVERAGE || (known && s.answers())) else {
+            return Vec::new();
+        };
         let required = self.named_terms(question);
         let source = evidence
             .iter()
@@ -395,6 +406,16 @@ impl BuiltinModel {
             }
         }
         chosen
+    }
+
+    /// How many of the question's content terms the evidence (text, title
+    /// or headings of the first chunks) never mentions.
+    pub fn unknown_terms(&self, question: &str, evidence: &[Evidence]) -> usize {
+        let mut known = BTreeSet::new();
+        for e in evidence.iter().take(MAX_CHUNKS) {
+            known.extend(self.content_terms(&format!("{} {} {}", e.title, e.heading_path.join(" "), e.text)));
+        }
+        self.content_terms(question).iter().filter(|t| !known.contains(*t)).count()
     }
 
     /// Whether the evidence mentions every input number of the question
