@@ -1,7 +1,9 @@
 //! The answer crate's top-level modules import each other in one direction
 //! only (issue 17): a `use crate::…` or `crate::…::` path that closes a
 //! cycle (for example `builtin` calling into `agent` while `agent` uses
-//! `builtin`) fails this test, which names the cycle.
+//! `builtin`) fails this test, which names the cycle. And one HTTP
+//! transport serves the embedders and the chat models: no product source
+//! but `almirah-embed`'s `transport.rs` builds an HTTP client.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -107,4 +109,24 @@ fn the_scan_finds_cycles_and_grouped_imports() {
     assert_eq!(cycle.len(), 4, "{cycle:?}");
     g.get_mut("classic").unwrap().clear();
     assert_eq!(find_cycle(&g), None);
+}
+
+#[test]
+fn one_http_client_serves_embedders_and_chat_models() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut builders = Vec::new();
+    for dir in ["crates", "src-tauri/src"] {
+        for file in sources(&root.join(dir)) {
+            let path = file.to_string_lossy().replace('\\', "/");
+            if path.contains("/tests/") || path.contains("/target/") || path.ends_with("test_server.rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&file).unwrap();
+            if ["Client::builder(", "Client::new(", "reqwest::blocking::get("].iter().any(|p| text.contains(p)) {
+                builders.push(path);
+            }
+        }
+    }
+    assert_eq!(builders.len(), 1, "HTTP clients are built in: {builders:?}");
+    assert!(builders[0].ends_with("crates/embed/src/transport.rs"), "{builders:?}");
 }

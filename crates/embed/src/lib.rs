@@ -23,6 +23,7 @@ use serde::{Deserialize, Serialize};
 mod builtin;
 mod hash;
 mod http;
+pub mod transport;
 mod vector;
 
 /// A loopback HTTP server for tests of HTTP clients (feature `test-server`).

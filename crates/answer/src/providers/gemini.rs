@@ -96,7 +96,7 @@ impl GeminiChat {
     /// [`ModelError::Unavailable`] when the HTTP client cannot be built.
     pub fn new(endpoint: Endpoint, options: &ProviderOptions) -> Result<Self, ModelError> {
         let Endpoint { id, base_url, model, key } = endpoint;
-        let transport = Transport::new(transport_config(&id, key, AuthStyle::GoogApiKey, options))?;
+        let transport = Transport::new(&id, transport_config(key, AuthStyle::GoogApiKey, options))?;
         let model = model.strip_prefix("models/").unwrap_or(&model);
         let base = base_url.trim_end_matches('/');
         let versioned = base.ends_with("/v1beta") || base.ends_with("/v1");

@@ -14,33 +14,7 @@
 /// Keyring service name of Almirah's entries.
 pub const KEYRING_SERVICE: &str = "almirah";
 
-/// An API key. `Debug` prints `Secret(***)`; the value is read only through
-/// [`Secret::expose`] to build a request header.
-#[derive(Clone, PartialEq, Eq)]
-pub struct Secret(String);
-
-impl Secret {
-    /// Wraps a key (surrounding whitespace is trimmed).
-    pub fn new(value: impl Into<String>) -> Self {
-        Self(value.into().trim().to_string())
-    }
-
-    /// The key in clear. Only for building a request; never log it.
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-
-    /// `text` with every occurrence of the key replaced by `***`.
-    pub fn redact(&self, text: &str) -> String {
-        if self.0.is_empty() { text.to_string() } else { text.replace(&self.0, "***") }
-    }
-}
-
-impl std::fmt::Debug for Secret {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Secret(***)")
-    }
-}
+pub use almirah_embed::transport::Secret;
 
 /// A key and where it was found (for hints: `$GEMINI_API_KEY`, `the OS keyring …`).
 #[derive(Debug, Clone)]

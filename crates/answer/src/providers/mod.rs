@@ -26,11 +26,12 @@ use almirah_embed::RetryPolicy;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
+use almirah_embed::transport::TransportConfig;
 pub use gemini::{DEFAULT_GEMINI_URL, GeminiChat};
 use keys::FoundKey;
 pub use openai::OpenAiChat;
 pub use spec::{DEFAULT_OLLAMA_URL, ModelSpec, from_spec, parse_spec};
-use transport::{AuthStyle, TransportConfig};
+use transport::AuthStyle;
 
 use crate::evidence::Evidence;
 use crate::model::{ChatModel, ChatRequest, Draft, ModelError};
@@ -124,13 +125,13 @@ fn answer_with(
     Ok(prompt::parse_draft(&reply.content, reply.usage, evidence))
 }
 
-fn transport_config(id: &str, key: Option<FoundKey>, auth: AuthStyle, options: &ProviderOptions) -> TransportConfig {
+fn transport_config(key: Option<FoundKey>, auth: AuthStyle, options: &ProviderOptions) -> TransportConfig {
     let (key, key_source) = key.map_or((None, None), |k| (Some(k.secret), Some(k.source)));
     TransportConfig {
-        label: id.to_string(),
         connect_timeout_ms: options.connect_timeout_ms,
         request_timeout_ms: options.request_timeout_ms,
         retry: options.retry_policy(),
+        retry_timeouts: false,
         key,
         key_source,
         auth,

@@ -79,7 +79,7 @@ impl OpenAiChat {
     /// [`ModelError::Unavailable`] when the HTTP client cannot be built.
     pub fn new(endpoint: Endpoint, options: &ProviderOptions) -> Result<Self, ModelError> {
         let Endpoint { id, base_url, model, key } = endpoint;
-        let transport = Transport::new(transport_config(&id, key, AuthStyle::Bearer, options))?;
+        let transport = Transport::new(&id, transport_config(key, AuthStyle::Bearer, options))?;
         let url = join_url(&base_url, "chat/completions");
         let (temperature, max_output_tokens) = (options.temperature, options.max_output_tokens);
         Ok(Self { id, url, model, temperature, max_output_tokens, transport })

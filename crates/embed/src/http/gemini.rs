@@ -11,8 +11,8 @@
 use serde::Deserialize;
 use serde_json::json;
 
-use super::transport::{AuthStyle, Secret, Transport};
 use super::{HttpEmbedder, HttpOptions, Wire, join_url, parse_json, plain_id};
+use crate::transport::{AuthStyle, Secret};
 use crate::{EmbedError, EmbedderId, InputKind};
 
 /// The public endpoint.
@@ -120,7 +120,7 @@ pub(crate) fn build(
         dimensions: params.dimensions,
         task_type: TASK_TYPE_MODELS.contains(&model),
     };
-    let transport = Transport::new(options, Some(key), Some(key_env), AuthStyle::GoogApiKey)?;
+    let transport = super::transport(options, Some(key), Some(key_env), AuthStyle::GoogApiKey)?;
     let id = identity(model, params.dimensions);
     let batch = options.max_batch.unwrap_or(MAX_BATCH).min(MAX_BATCH);
     Ok(HttpEmbedder::new(wire, transport, id, batch))

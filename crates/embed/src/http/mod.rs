@@ -15,15 +15,14 @@ mod gemini;
 mod ollama;
 mod openai;
 mod retry;
-mod transport;
 
 use std::fmt::Debug;
 use std::sync::OnceLock;
 
 use serde::de::DeserializeOwned;
 
+use crate::transport::{AuthStyle, Secret, Transport, TransportConfig, TransportError};
 pub use retry::RetryPolicy;
-use transport::{Secret, Transport};
 
 use crate::vector::normalize;
 use crate::{EmbedError, Embedder, EmbedderConfig, EmbedderId, InputKind};
@@ -87,7 +86,7 @@ impl<W: Wire> HttpEmbedder<W> {
             InputKind::Query => &id.query_prefix,
         };
         let texts: Vec<String> = texts.iter().map(|t| format!("{prefix}{t}")).collect();
-        let bytes = self.transport.post_json(self.wire.url(), &self.wire.body(&texts, kind))?;
+        let bytes = self.transport.post_json(self.wire.url(), &self.wire.body(&texts, kind)).map_err(embed_error)?;
         let mut vectors = self.wire.parse(&bytes)?;
         if vectors.len() != texts.len() {
             let (got, want) = (vectors.len(), texts.len());
@@ -168,6 +167,39 @@ pub(crate) fn from_config(config: &EmbedderConfig, options: &HttpOptions) -> Res
 }
 
 /// Reads an API key from environment variable `var`.
+/// The transport of an embedder: `options`' timeouts and retries (a
+/// timed-out batch is retried), the key and the variable it came from.
+///
+/// # Errors
+/// [`EmbedError::Config`] when the HTTP client cannot be built.
+pub(crate) fn transport(
+    options: &HttpOptions,
+    key: Option<Secret>,
+    key_env: Option<String>,
+    auth: AuthStyle,
+) -> Result<Transport, EmbedError> {
+    Transport::new(TransportConfig {
+        connect_timeout_ms: options.connect_timeout_ms,
+        request_timeout_ms: options.request_timeout_ms,
+        retry: options.retry,
+        retry_timeouts: true,
+        key,
+        key_source: key_env.map(|v| format!("${v}")),
+        auth,
+    })
+    .map_err(embed_error)
+}
+
+/// A transport failure as an [`EmbedError`].
+fn embed_error(e: TransportError) -> EmbedError {
+    match e {
+        TransportError::Refused { status, message } => EmbedError::Refused { status, message },
+        TransportError::Unavailable { attempts, message } => EmbedError::Unavailable { attempts, message },
+        TransportError::TimedOut { message, .. } => EmbedError::Unavailable { attempts: 1, message },
+        TransportError::Client(message) => EmbedError::Config(message),
+    }
+}
+
 fn read_key(var: &str) -> Result<Secret, EmbedError> {
     match std::env::var(var) {
         Ok(v) if !v.trim().is_empty() => Ok(Secret::new(v.trim().to_string())),

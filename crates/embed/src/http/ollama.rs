@@ -4,8 +4,8 @@
 use serde::Deserialize;
 use serde_json::json;
 
-use super::transport::{AuthStyle, Transport};
 use super::{HttpEmbedder, HttpOptions, Wire, join_url, parse_json, plain_id};
+use crate::transport::AuthStyle;
 use crate::{EmbedError, InputKind};
 
 /// Where Ollama listens by default.
@@ -41,7 +41,7 @@ impl Wire for Ollama {
 /// An Ollama embedder for `model` at `url` (default [`DEFAULT_URL`]).
 pub(crate) fn build(url: Option<&str>, model: &str, options: &HttpOptions) -> Result<HttpEmbedder<Ollama>, EmbedError> {
     let wire = Ollama { url: join_url(url.unwrap_or(DEFAULT_URL), "api/embed"), model: model.to_string() };
-    let transport = Transport::new(options, None, None, AuthStyle::Bearer)?;
+    let transport = super::transport(options, None, None, AuthStyle::Bearer)?;
     let id = plain_id("ollama", model, None);
     let batch = options.max_batch.unwrap_or(MAX_BATCH);
     Ok(HttpEmbedder::new(wire, transport, id, batch))

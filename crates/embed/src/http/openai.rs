@@ -7,8 +7,8 @@
 use serde::Deserialize;
 use serde_json::json;
 
-use super::transport::{AuthStyle, Secret, Transport};
 use super::{HttpEmbedder, HttpOptions, Wire, join_url, parse_json, plain_id};
+use crate::transport::{AuthStyle, Secret};
 use crate::{EmbedError, InputKind};
 
 /// Texts per request.
@@ -80,7 +80,7 @@ pub(crate) fn build(
         model: params.model.to_string(),
         dimensions: params.dimensions,
     };
-    let transport = Transport::new(options, key, key_env, AuthStyle::Bearer)?;
+    let transport = super::transport(options, key, key_env, AuthStyle::Bearer)?;
     let id = plain_id("openai", params.model, params.dimensions);
     let batch = options.max_batch.unwrap_or(MAX_BATCH);
     Ok(HttpEmbedder::new(wire, transport, id, batch))

@@ -47,21 +47,11 @@ impl RetryPolicy {
     }
 }
 
-/// Whether an HTTP status is worth retrying.
-pub(crate) fn is_transient(status: u16) -> bool {
-    status == 429 || (500..600).contains(&status)
-}
-
-/// Parses a `Retry-After` value given in seconds (HTTP dates are ignored).
-pub(crate) fn parse_retry_after(value: &str) -> Option<Duration> {
-    let secs: f64 = value.trim().parse().ok()?;
-    (secs.is_finite() && secs >= 0.0).then(|| Duration::from_secs_f64(secs.min(86_400.0)))
-}
-
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
     use super::*;
+    use crate::transport::{is_transient, parse_retry_after};
 
     #[test]
     fn delays_grow_jittered_and_capped() {

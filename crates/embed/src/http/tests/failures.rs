@@ -64,7 +64,7 @@ fn unauthorised_hint_names_the_variable_never_the_key() {
 fn not_found_hint_mentions_model_and_url() {
     let server = Server::start(|_, _| Reply::json(404, &json!({ "error": "model not found" })));
     let err = embed_n(&ollama(&server, &fast(5)), 1).unwrap_err();
-    assert!(err.to_string().contains("check the model name / URL"), "{err}");
+    assert!(err.to_string().contains("check the model name and the base URL"), "{err}");
 }
 
 #[test]

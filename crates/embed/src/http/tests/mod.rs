@@ -2,9 +2,9 @@
 
 use serde_json::{Value, json};
 
-use super::transport::Secret;
 use super::*;
 use crate::test_server::{Reply, Request, Server};
+use crate::transport::Secret;
 use crate::vector::norm;
 
 const KEY: &str = "sk-test-SECRET-123";
@@ -46,7 +46,7 @@ fn ollama(server: &Server, options: &HttpOptions) -> HttpEmbedder<ollama::Ollama
 
 fn openai(server: &Server, options: &HttpOptions) -> HttpEmbedder<openai::OpenAi> {
     let params = openai::Params { url: &server.url, model: "m", dimensions: Some(3) };
-    let key = Some(Secret::new(KEY.into()));
+    let key = Some(Secret::new(KEY));
     openai::build(&params, key, Some(KEY_VAR.into()), options).unwrap()
 }
 
@@ -121,7 +121,7 @@ fn openai_duplicate_index_is_protocol_error() {
 
 fn gemini(server: &Server, model: &str) -> HttpEmbedder<gemini::Gemini> {
     let params = gemini::Params { url: Some(&server.url), model, dimensions: Some(3) };
-    gemini::build(&params, Secret::new(KEY.into()), "GEMINI_API_KEY".into(), &fast(1)).unwrap()
+    gemini::build(&params, Secret::new(KEY), "GEMINI_API_KEY".into(), &fast(1)).unwrap()
 }
 
 fn gemini_reply(req: &Request) -> Reply {
