@@ -10,153 +10,17 @@ use almirah_core::text::Tokenizer;
 
 use crate::citations::split_sentences;
 use crate::evidence::Evidence;
+use crate::lexicon::{SYNONYMS, is_stop_word};
 use crate::model::{ChatModel, ChatRequest, ChatResponse, Draft, ModelError};
 
 pub mod answer_type;
+mod names;
 mod scope;
+mod select;
 pub mod table_row;
 pub mod yes_no;
 pub use answer_type::{AnswerType, classify};
 pub use scope::{asks_for_amount, input_numbers, states_amount};
-
-/// Words that carry no content in a question (stems of a standard English
-/// stop list plus question words).
-const STOP: &[&str] = &[
-    "a",
-    "about",
-    "after",
-    "all",
-    "also",
-    "am",
-    "an",
-    "and",
-    "ani",
-    "are",
-    "as",
-    "at",
-    "be",
-    "been",
-    "befor",
-    "but",
-    "by",
-    "can",
-    "could",
-    "did",
-    "do",
-    "doe",
-    "for",
-    "from",
-    "get",
-    "got",
-    "had",
-    "has",
-    "have",
-    "how",
-    "i",
-    "if",
-    "in",
-    "into",
-    "is",
-    "it",
-    "its",
-    "me",
-    "mani",
-    "much",
-    "my",
-    "of",
-    "on",
-    "or",
-    "our",
-    "pleas",
-    "should",
-    "so",
-    "tell",
-    "than",
-    "that",
-    "the",
-    "their",
-    "them",
-    "then",
-    "there",
-    "these",
-    "they",
-    "this",
-    "to",
-    "us",
-    "wa",
-    "was",
-    "we",
-    "were",
-    "what",
-    "when",
-    "where",
-    "whi",
-    "which",
-    "who",
-    "whom",
-    "will",
-    "with",
-    "would",
-    "you",
-    "your",
-    "per",
-    "ani",
-    "give",
-    "know",
-    "need",
-    "want",
-    "kya",
-    "hai",
-    "ki",
-    "ka",
-    "ke",
-    "mein",
-    "kitn",
-    "kitna",
-    "kitne",
-    "milti",
-    "milta",
-    "mujh",
-    "kitni",
-    "long",
-    "soon",
-    "often",
-    "till",
-    "until",
-    "under",
-    "go",
-    "still",
-    // Adverbs and prepositions that name no content ("no longer", "right now", "above what …").
-    "abov",
-    "below",
-    "longer",
-    "now",
-    "currentli",
-    "besid",
-    "becaus",
-    "ahead",
-    "exactli",
-    "just",
-    "realli",
-];
-
-/// Stems that mean the same thing in policy and organisation questions,
-/// folded to the first of each group ("led" answers "who leads"; "reports to"
-/// answers "who manages"). Deliberately small and hand-checked.
-pub const SYNONYMS: &[&[&str]] = &[
-    &["lead", "led", "head", "run", "ran"],
-    &["holder", "hold"],
-    &["year", "annual", "yearli", "annum", "saal"],
-    &["earn", "entitl", "accru", "credit"],
-    &["laptop", "devic", "comput"],
-    &["minimum", "least", "min"],
-    &["manag", "report", "supervis", "boss"],
-    &["offic", "base", "locat", "sit", "work"],
-    &["cost", "fee", "charg", "price", "free"],
-    &["guest", "friend", "visitor"],
-    &["air", "fli", "flight", "airfar"],
-    &["claim", "reimburs", "allow", "allowanc", "entitl"],
-];
 
 /// Years and the two-digit halves of sessions ("2024", "25") name the time a
 /// question speaks for, which the router has already turned into the as-of
@@ -229,7 +93,7 @@ impl BuiltinModel {
         self.tokenizer
             .terms(text)
             .into_iter()
-            .filter(|t| !STOP.contains(&t.as_str()) && t.chars().count() > 1 && !is_time_label(t))
+            .filter(|t| !is_stop_word(t) && t.chars().count() > 1 && !is_time_label(t))
             .map(|t| canonical(&t).to_string())
             .collect()
     }
@@ -239,7 +103,7 @@ impl BuiltinModel {
         self.tokenizer
             .terms(text)
             .into_iter()
-            .filter(|t| !STOP.contains(&t.as_str()) && t.chars().count() > 1 && !is_time_label(t))
+            .filter(|t| !is_stop_word(t) && t.chars().count() > 1 && !is_time_label(t))
             .collect()
     }
 
@@ -431,123 +295,6 @@ impl ChatModel for BuiltinModel {
             })
             .collect();
         Ok(Draft { sentences, usage: Default::default(), dropped: 0 })
-    }
-}
-
-impl BuiltinModel {
-    /// The best sentence if it covers enough of the question, plus at most
-    /// one more that covers a question term the first does not.
-    pub fn select(&self, question: &str, evidence: &[Evidence]) -> Vec<Scored> {
-        if !self.evidence_speaks_of(question, evidence) {
-            return Vec::new();
-        }
-        let wants_amount = asks_for_amount(question);
-        let scored: Vec<Scored> = self
-            .score_sentences(question, evidence)
-            .into_iter()
-            .filter(|s| !wants_amount || states_amount(&s.text))
-            .collect();
-        for s in scored.iter().take(5) {
-            tracing::debug!(coverage = s.coverage, score = s.score, typed = s.typed, key = %s.key, text = %s.text, "candidate");
-        }
-        // The typed threshold holds only when the evidence mentions all but
-        // at most one term of the question somewhere ("extra days off for a
-        // teammate's wedding?", asked of pages that never say "extra" or
-        // "wedding", is not answered by a sentence that holds a number of days).
-        let known = self.unknown_terms(question, evidence) <= MAX_UNKNOWN_TYPED;
-        let Some(best) = scored.iter().find(|s| s.coverage >= MIN_COVERAGE || (known && s.answers())) else {
-            return Vec::new();
-        };
-        let required = self.named_terms(question);
-        let source = evidence
-            .iter()
-            .find(|e| e.key == best.key)
-            .map(|e| format!("{} {} {}", e.title, e.heading_path.join(" "), e.text));
-        let known = self.content_terms(&source.unwrap_or_default());
-        if required.iter().any(|t| !known.contains(t)) {
-            // The question names something (an acronym, a place, a person) the source never mentions.
-            return Vec::new();
-        }
-        let q = self.content_terms(question);
-        let covered = self.content_terms(&best.text);
-        let missing: BTreeSet<&String> = q.iter().filter(|t| !covered.contains(*t)).collect();
-        let mut chosen = vec![best.clone()];
-        let extra = scored.iter().skip(1).find(|s| {
-            let own = self.content_terms(&s.text);
-            s.text != best.text && s.coverage >= MIN_COVERAGE * 0.5 && missing.iter().any(|t| own.contains(*t))
-        });
-        if let Some(e) = extra.filter(|_| MAX_SENTENCES > 1) {
-            chosen.push(e.clone());
-        }
-        chosen
-    }
-
-    /// Sentences that answer `ask` (full coverage threshold, an amount when
-    /// it asks for one), preferring those that speak of the situation the
-    /// `context` describes ("3-day audit in Hyderabad … personal reasons"):
-    /// at most [`CONTEXT_SENTENCES`], from distinct chunks, over all the
-    /// evidence the agent gathered.
-    pub fn select_in_context(&self, ask: &str, context: &str, evidence: &[Evidence]) -> Vec<Scored> {
-        if !self.evidence_speaks_of(ask, evidence) {
-            return Vec::new();
-        }
-        let situation = self.content_terms(context);
-        let wants_amount = asks_for_amount(ask);
-        let mut scored: Vec<Scored> = self
-            .score_in(ask, evidence, evidence.len())
-            .into_iter()
-            .filter(|s| s.answers() && (!wants_amount || states_amount(&s.text)))
-            .map(|mut s| {
-                let overlap = self.content_terms(&s.text).intersection(&situation).count() as f32;
-                s.score += (0.1 * overlap).min(0.3);
-                s
-            })
-            .collect();
-        scored.sort_by(|a, b| b.score.total_cmp(&a.score));
-        let mut chosen: Vec<Scored> = Vec::new();
-        for s in scored {
-            // After the best, a sentence must also speak of the situation.
-            let relevant = chosen.is_empty() || self.content_terms(&s.text).intersection(&situation).next().is_some();
-            if chosen.len() < CONTEXT_SENTENCES && relevant && !chosen.iter().any(|c| c.key == s.key) {
-                chosen.push(s);
-            }
-        }
-        chosen
-    }
-
-    /// How many of the question's content terms the evidence (text, title
-    /// or headings of the first chunks) never mentions.
-    pub fn unknown_terms(&self, question: &str, evidence: &[Evidence]) -> usize {
-        let mut known = BTreeSet::new();
-        for e in evidence.iter().take(MAX_CHUNKS) {
-            known.extend(self.content_terms(&format!("{} {} {}", e.title, e.heading_path.join(" "), e.text)));
-        }
-        self.content_terms(question).iter().filter(|t| !known.contains(*t)).count()
-    }
-
-    /// Whether the evidence mentions every input number of the question
-    /// and, for a yes/no question, [`YES_NO_KNOWN`] of its content terms and every name it gives, somewhere (text,
-    /// title or headings). "Is there parking at the Oslo office?", asked of
-    /// documents that never say "parking", is out of scope however well
-    /// "Oslo office" matches; a yes/no answer is about that one thing.
-    pub fn evidence_speaks_of(&self, question: &str, evidence: &[Evidence]) -> bool {
-        let texts: Vec<String> = evidence
-            .iter()
-            .take(MAX_CHUNKS)
-            .map(|e| format!("{} {} {}", e.title, e.heading_path.join(" "), e.text))
-            .collect();
-        let mut known = BTreeSet::new();
-        for t in &texts {
-            known.extend(self.content_terms(t));
-        }
-        let terms_known = !scope::asks_yes_no(question) || {
-            let terms = self.content_terms(question);
-            let named = self.named_terms(question);
-            let share = terms.iter().filter(|t| known.contains(*t)).count() as f32 / terms.len().max(1) as f32;
-            share >= YES_NO_KNOWN && named.iter().all(|t| known.contains(t))
-        };
-        let numbers_known = input_numbers(question).iter().all(|n| texts.iter().any(|t| scope::mentions_number(t, n)));
-        terms_known && numbers_known
     }
 }
 

@@ -36,8 +36,7 @@ impl Reply {
 /// The reply `sentence` gives to the yes/no `question`, or `None` when the
 /// question is not yes/no or the sentence does not settle it.
 pub fn reply(model: &BuiltinModel, question: &str, sentence: &Scored) -> Option<Reply> {
-    if !scope::asks_yes_no(question) || question.matches('?').count() > 1 || question.contains(" or ") {
-        // "Is it A or B?" and two questions in one are not yes/no.
+    if !scope::asks_yes_no(question) || compound(question) {
         return None;
     }
     // Polarity is judged apart, so negation words are not terms to hold.
@@ -50,6 +49,20 @@ pub fn reply(model: &BuiltinModel, question: &str, sentence: &Scored) -> Option<
     }
     let flips = denies(question) != denies(&sentence.text);
     Some(if flips { Reply::No } else { Reply::Yes })
+}
+
+/// Whether `question` asks more than yes or no: two questions, "A or B?",
+/// or a yes/no part joined to another ("Is it open on Sundays, and till
+/// when?").
+fn compound(question: &str) -> bool {
+    let q = question.to_lowercase();
+    let joined = [" and ", ", "].iter().any(|j| {
+        q.split(j).skip(1).any(|rest| {
+            let first = rest.split_whitespace().next().unwrap_or_default();
+            matches!(first, "what" | "when" | "where" | "who" | "whom" | "which" | "how" | "why" | "till" | "until")
+        })
+    });
+    question.matches('?').count() > 1 || q.contains(" or ") || joined
 }
 
 #[cfg(test)]
@@ -87,5 +100,9 @@ mod tests {
         assert_eq!(reply(&m, "What is the advanced annual leave cap?", &cap), None);
         let both = scored("Hostel and mess fees are charged per semester.");
         assert_eq!(reply(&m, "Is the hostel fee charged per semester or per year?", &both), None);
+        // sample-docs lib-02: the yes/no part is joined to a "till when".
+        let sundays = scored("The library is open on Sundays from 10 am till 6 pm.");
+        assert_eq!(reply(&m, "Is the library open on Sundays, and till when?", &sundays), None);
+        assert_eq!(reply(&m, "Is the library open on Sundays?", &sundays), Some(Reply::Yes));
     }
 }

@@ -1,0 +1,69 @@
+//! The names a question gives, and whether a source mentions them. A name
+//! is an acronym (MBA, GST, EL) or a capitalised word after the first
+//! (Hyderabad, Dev Anand). A source mentions an acronym when it has the
+//! acronym, or its expansion: consecutive words whose initials spell it
+//! ("EL" in "Earned Leave", "NE" in "North-East").
+
+use super::BuiltinModel;
+
+/// The raw name words of `question`, in order.
+pub fn question_names(question: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    for (i, word) in question.split_whitespace().enumerate() {
+        let w = word.trim_matches(|c: char| !c.is_alphanumeric());
+        let proper =
+            i > 0 && w.chars().next().is_some_and(char::is_uppercase) && w.chars().skip(1).any(char::is_lowercase);
+        if is_acronym(w) || proper {
+            names.push(w.to_string());
+        }
+    }
+    names
+}
+
+/// Whether `word` is an acronym: two or more capitals and digits, one
+/// capital at least.
+pub fn is_acronym(word: &str) -> bool {
+    word.chars().count() >= 2
+        && word.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+        && word.chars().any(|c| c.is_ascii_uppercase())
+}
+
+/// Whether `text` mentions the name `name`: its content terms, or, for an
+/// acronym of letters only, words whose initials spell it.
+pub fn mentions(model: &BuiltinModel, name: &str, text: &str) -> bool {
+    let own = model.content_terms(name);
+    let known = model.content_terms(text);
+    own.iter().all(|t| known.contains(t)) || (is_acronym(name) && expands(name, text))
+}
+
+/// Whether consecutive words of `text` (split at spaces and hyphens) have
+/// the letters of `acronym` as initials.
+fn expands(acronym: &str, text: &str) -> bool {
+    let letters: Vec<char> = acronym.chars().map(|c| c.to_ascii_lowercase()).collect();
+    if letters.len() < 2 || !letters.iter().all(char::is_ascii_alphabetic) {
+        return false;
+    }
+    let initials: Vec<char> = text
+        .split(|c: char| c.is_whitespace() || c == '-' || c == '/')
+        .filter_map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()).chars().next())
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    initials.windows(letters.len()).any(|w| w == letters.as_slice())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn acronyms_match_their_expansions() {
+        let m = BuiltinModel::default();
+        // sample-docs/company/leave-policy.md and the hostel circulars.
+        assert!(mentions(&m, "EL", "Earned Leave: every employee earns 18 days a year."));
+        assert!(mentions(&m, "NE", "students from the North-East who hold the scholarship"));
+        assert!(mentions(&m, "MBA", "The MBA programme fee"));
+        assert!(!mentions(&m, "EL", "Casual leave is for short needs."));
+        assert!(!mentions(&m, "Hyderabad", "Metro cities: Mumbai, Delhi"));
+        assert_eq!(question_names("how many EL days does Dev get in Oslo?"), ["EL", "Dev", "Oslo"]);
+    }
+}
