@@ -18,6 +18,7 @@ mod names;
 mod scope;
 mod select;
 pub mod table_row;
+pub mod table_text;
 pub mod yes_no;
 pub use answer_type::{AnswerType, classify};
 pub use scope::{asks_for_amount, input_numbers, states_amount};
@@ -143,7 +144,7 @@ impl BuiltinModel {
         let mut scored = Vec::new();
         for (rank, ev) in evidence.iter().take(chunks).enumerate() {
             let context = self.content_terms(&format!("{} {}", ev.title, ev.heading_path.join(" ")));
-            let sentences = split_sentences(&join_wrapped_lines(&ev.text));
+            let sentences = split_sentences(&join_wrapped_lines(&table_text::rows_as_sentences(&ev.text)));
             let several = sentences.len() > 1;
             let terms: Vec<BTreeSet<String>> = sentences.iter().map(|s| self.content_terms(&s.text)).collect();
             for (i, sentence) in sentences.iter().enumerate() {
