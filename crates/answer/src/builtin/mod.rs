@@ -149,7 +149,8 @@ impl BuiltinModel {
             let terms: Vec<BTreeSet<String>> = sentences.iter().map(|s| self.content_terms(&s.text)).collect();
             for (i, sentence) in sentences.iter().enumerate() {
                 let text = sentence.text.trim().to_string();
-                if text.chars().count() < 12 || looks_like_injection(&text) {
+                if text.chars().count() < 12 || looks_like_injection(&text) || text.ends_with(':') {
+                    // Too short, addressed to the assistant, or a lead-in that says nothing alone.
                     continue;
                 }
                 let own = &terms[i];

@@ -3,12 +3,15 @@
 //! read as prose, the whole table becomes one long "sentence" that quotes
 //! every row ("… Metro cities | INR 6,000 Other cities | INR 3,500"), so an
 //! answer about one row states the others too. Here each data row becomes
-//! its own sentence with the header's names: "Metro cities: Cap per night
-//! INR 6,000." Every word and number still comes from the chunk.
+//! its own sentence with the header's names, after the line that
+//! introduces the table when there is one: "Hotel stays are reimbursed at
+//! actual cost up to a cap per night: Metro cities, Cap per night INR
+//! 6,000." Every word and number still comes from the chunk.
 
 /// `text` with each table block (two or more consecutive `|` lines: a
 /// header, optionally a `---` rule, then rows) written as one sentence per
-/// row, set apart from the lead-in by a blank line. Other lines are kept.
+/// row, each led by the line before the table when that line ends with a
+/// colon. Other lines are kept.
 pub fn rows_as_sentences(text: &str) -> String {
     let lines: Vec<&str> = text.lines().collect();
     let mut out: Vec<String> = Vec::with_capacity(lines.len());
@@ -21,14 +24,30 @@ pub fn rows_as_sentences(text: &str) -> String {
             continue;
         }
         let rows: Vec<Vec<String>> = lines[i..i + block].iter().filter(|l| !is_rule(l)).map(|l| cells(l)).collect();
+        let lead_in = take_lead_in(&mut out);
         out.push(String::new());
         if let Some((header, data)) = rows.split_first() {
-            out.extend(data.iter().map(|row| row_sentence(header, row)));
+            out.extend(data.iter().map(|row| match &lead_in {
+                Some(lead) => format!("{lead} {}", row_sentence(header, row).replacen(": ", ", ", 1)),
+                None => row_sentence(header, row),
+            }));
         }
         out.push(String::new());
         i += block;
     }
     out.join("\n")
+}
+
+/// The line that introduces a table ("… a cap per night:"), taken out of
+/// `out` (with the blank lines after it) to lead each row's sentence.
+fn take_lead_in(out: &mut Vec<String>) -> Option<String> {
+    let last = out.iter().rposition(|l| !l.trim().is_empty())?;
+    if !out[last].trim_end().ends_with(':') {
+        return None;
+    }
+    let lead = out[last].trim().to_string();
+    out.truncate(last);
+    Some(lead)
 }
 
 fn is_row(line: &str) -> bool {
@@ -69,11 +88,10 @@ mod tests {
         // sample-docs/company/travel-and-expense-policy.md, hotel accommodation.
         let chunk = "Hotel stays are reimbursed at actual cost up to a cap per night:\n\nCity class | Cap per night\nMetro cities | INR 6,000\nOther cities | INR 3,500\n\nThe metro cities are Mumbai and Hyderabad.";
         let out = rows_as_sentences(chunk);
-        assert!(
-            out.contains("\nMetro cities: Cap per night INR 6,000.\nOther cities: Cap per night INR 3,500.\n"),
-            "{out}"
-        );
-        assert!(out.starts_with("Hotel stays are reimbursed at actual cost up to a cap per night:\n"), "{out}");
+        let lead = "Hotel stays are reimbursed at actual cost up to a cap per night:";
+        assert!(out.trim_start().starts_with(&format!("{lead} Metro cities, Cap per night INR 6,000.\n")), "{out}");
+        assert!(out.contains(&format!("\n{lead} Other cities, Cap per night INR 3,500.\n")), "{out}");
+        assert_eq!(out.matches(lead).count(), 2, "the lead-in only leads the rows: {out}");
         assert!(out.ends_with("The metro cities are Mumbai and Hyderabad."), "{out}");
         let md = "| Grade | Min marks |\n|---|---|\n| O | 85 |";
         assert_eq!(rows_as_sentences(md).trim(), "O: Min marks 85.");
