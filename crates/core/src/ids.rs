@@ -133,6 +133,16 @@ impl<T: Id> IdSet<T> {
         self.bits.insert(id.raw())
     }
 
+    /// Add the `count` consecutive ids from `first` (fewer if they would
+    /// pass `u32::MAX`).
+    pub fn insert_range(&mut self, first: T, count: u32) {
+        if count == 0 {
+            return;
+        }
+        let start = first.raw();
+        self.bits.insert_range(start..=start.saturating_add(count - 1));
+    }
+
     /// Remove an id; true if it was there.
     pub fn remove(&mut self, id: T) -> bool {
         self.bits.remove(id.raw())
