@@ -137,7 +137,7 @@ fn sigkill_during_a_format_upgrade_leaves_the_old_format_and_the_next_open_upgra
         assert!(first["documents"].as_u64().unwrap() >= 3, "the upgraded library keeps its documents: {first}");
         let again = lib.json(&["status"]);
         assert_eq!(again["documents"], first["documents"]);
-        assert_gate_records_agree(lib.data(), version);
+        assert_gate_records_agree(&lib.data(), version);
     }
 }
 

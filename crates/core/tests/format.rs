@@ -85,13 +85,8 @@ fn logical(engine: &Engine) -> Value {
         .map(|e| e.unwrap())
         .map(|(id, bytes)| json!([id.get(), format!("{:?}", RecordView::decode(bytes).unwrap().to_owned_record())]))
         .collect();
-    let gate_failed: Vec<Value> = dbs
-        .gate_failed
-        .iter(&rtxn)
-        .unwrap()
-        .map(|e| e.unwrap())
-        .map(|(p, f)| json!([p, f.status, f.reason]))
-        .collect();
+    let gate_failed: Vec<Value> =
+        dbs.gate_failed.iter(&rtxn).unwrap().map(|e| e.unwrap()).map(|(p, f)| json!([p, f.status, f.reason])).collect();
     let off = almirah_core::store::gate_records::disagreements(&dbs, &rtxn).unwrap();
     assert!(off.is_empty(), "stored gate records disagree with the metadata: {off:?}");
     let mut counts = engine.dump().unwrap().counts;

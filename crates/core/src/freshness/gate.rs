@@ -179,13 +179,10 @@ impl Gate {
     /// The gate for `as_of` and the user's `audiences` over `inputs`.
     pub fn from_inputs(inputs: Arc<GateInputs>, as_of: AsOf, audiences: &[String]) -> Self {
         let statuses = inputs.records.statuses(&as_of, audiences);
-        let (mut admissible, mut withheld) = (ChunkSet::new(), ChunkSet::new());
-        for (pos, status) in statuses.positions() {
-            let into = if status.is_current() { &mut admissible } else { &mut withheld };
-            for (first, count) in inputs.records.runs(pos) {
-                into.insert_range(ChunkId::new(*first), *count);
-            }
-        }
+        let current = statuses.positions().filter(|(_, s)| s.is_current()).map(|(pos, _)| pos);
+        let admissible = inputs.records.chunks_of(current);
+        let other = statuses.positions().filter(|(_, s)| !s.is_current()).map(|(pos, _)| pos);
+        let withheld = inputs.records.chunks_of(other);
         let visible = ChunkSet::union_of([&admissible, &withheld]);
         let records = &inputs.records;
         let amended_by = super::amendments::marks(records.amended(&statuses), |by| records.amender_label(by));

@@ -25,7 +25,8 @@
 //! | list of (u32, u32) | its chunk ids as runs `(first, count)`, ascending |
 //!
 //! A `str` is a u32 byte length and UTF-8 bytes; a list is a u32 count and
-//! its items.
+//! its items, except a list of str: a u32 count, each string's u32 byte
+//! length, then all their bytes (checked as UTF-8 once per list).
 
 use chrono::{Datelike, NaiveDate};
 
@@ -249,20 +250,32 @@ impl<'a> RecordView<'a> {
 /// A stored list of strings (validated when the record was decoded).
 #[derive(Debug, Clone, Copy)]
 pub struct Strs<'a> {
-    count: usize,
-    bytes: &'a [u8],
+    /// Each string's byte length, u32 little-endian.
+    lens: &'a [u8],
+    /// All the strings, one after another.
+    text: &'a str,
 }
 
 impl<'a> Strs<'a> {
     /// The strings in stored order.
     pub fn iter(self) -> impl Iterator<Item = &'a str> {
-        let mut r = Reader { bytes: self.bytes, at: 0 };
-        (0..self.count).map_while(move |_| r.str().ok())
+        let mut at = 0usize;
+        self.lens.chunks_exact(4).map_while(move |b| {
+            let end = at.checked_add(u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)?;
+            let s = self.text.get(at..end)?;
+            at = end;
+            Some(s)
+        })
     }
 
     /// Whether the list is empty.
     pub fn is_empty(self) -> bool {
-        self.count == 0
+        self.lens.is_empty()
+    }
+
+    /// The number of strings.
+    pub fn len(self) -> usize {
+        self.lens.len() / 4
     }
 }
 
@@ -284,7 +297,9 @@ pub struct Runs<'a>(&'a [u8]);
 impl Runs<'_> {
     /// The runs in ascending order.
     pub fn iter(self) -> impl Iterator<Item = (u32, u32)> {
-        self.0.chunks_exact(8).map(|b| (u32::from_le_bytes([b[0], b[1], b[2], b[3]]), u32::from_le_bytes([b[4], b[5], b[6], b[7]])))
+        self.0
+            .chunks_exact(8)
+            .map(|b| (u32::from_le_bytes([b[0], b[1], b[2], b[3]]), u32::from_le_bytes([b[4], b[5], b[6], b[7]])))
     }
 }
 
@@ -333,12 +348,19 @@ impl<'a> Reader<'a> {
     }
 
     fn strs(&mut self) -> Result<Strs<'a>, RecordError> {
-        let count = self.u32()? as usize;
-        let start = self.at;
-        for _ in 0..count {
-            self.str()?;
+        let lens = self.fixed(4)?;
+        let at = self.at;
+        let lengths = || lens.chunks_exact(4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize);
+        let total = lengths().try_fold(0usize, usize::checked_add).ok_or(RecordError::Malformed(at))?;
+        let text = std::str::from_utf8(self.take(total)?).map_err(|_| RecordError::Malformed(at))?;
+        let mut end = 0usize;
+        for len in lengths() {
+            end += len;
+            if !text.is_char_boundary(end) {
+                return Err(RecordError::Malformed(at));
+            }
         }
-        Ok(Strs { count, bytes: &self.bytes[start..self.at] })
+        Ok(Strs { lens, text })
     }
 }
 
@@ -347,18 +369,25 @@ fn put_len(out: &mut Vec<u8>, len: usize) {
 }
 
 fn put_str(out: &mut Vec<u8>, s: &str) {
-    // Metadata strings are far below 4 GiB; a longer one is cut at a char boundary.
-    let mut end = s.len().min(u32::MAX as usize);
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    put_len(out, end);
-    out.extend_from_slice(&s.as_bytes()[..end]);
+    let s = cut(s);
+    put_len(out, s.len());
+    out.extend_from_slice(s.as_bytes());
 }
 
 fn put_strs(out: &mut Vec<u8>, items: &[String]) {
     put_len(out, items.len());
-    items.iter().for_each(|s| put_str(out, s));
+    let items: Vec<&str> = items.iter().map(|s| cut(s)).collect();
+    items.iter().for_each(|s| put_len(out, s.len()));
+    items.iter().for_each(|s| out.extend_from_slice(s.as_bytes()));
+}
+
+/// `s`, cut at a char boundary below 4 GiB (metadata strings are far shorter).
+fn cut(s: &str) -> &str {
+    let mut end = s.len().min(u32::MAX as usize);
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
 }
 
 /// `None` when the document has no audience or an open one

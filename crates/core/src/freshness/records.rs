@@ -30,7 +30,11 @@ pub type Pos = u32;
 
 /// The versioned documents of each series, in position order, borrowing
 /// the stored records (for the unreadable-newer-version marks).
-pub type SeriesIndex<'a> = HashMap<&'a str, Vec<Pos>>;
+pub type SeriesIndex<'a> = HashMap<&'a str, Vec<Pos>, RandomState>;
+
+/// The hasher of the per-state indexes: fast on short strings, and seeded
+/// per process, so crafted references cannot make the gate slow.
+type RandomState = foldhash::fast::RandomState;
 
 /// The audience index of a document everyone may see.
 const OPEN: u32 = u32::MAX;
@@ -151,8 +155,8 @@ impl StatusRecords {
     /// versioned series they form.
     pub fn from_views<'a>(views: &[(DocId, RecordView<'a>)]) -> (Self, SeriesIndex<'a>) {
         let mut out = Self { docs: Vec::with_capacity(views.len()), ..Self::default() };
-        let mut refs = RefIndex::default();
-        let mut series: SeriesIndex<'a> = HashMap::new();
+        let mut refs = RefIndex::with_capacity(views.len() * 3);
+        let mut series: SeriesIndex<'a> = HashMap::with_capacity_and_hasher(views.len(), RandomState::default());
         for (pos, (id, view)) in views.iter().enumerate() {
             let pos = pos as Pos;
             view.references.iter().for_each(|r| refs.add(r, pos));
@@ -190,7 +194,8 @@ impl StatusRecords {
 
     fn audience_index(&mut self, audience: Option<Strs<'_>>) -> u32 {
         let Some(wanted) = audience else { return OPEN };
-        let same = |set: &Vec<String>| set.len() == wanted.iter().count() && set.iter().map(String::as_str).eq(wanted.iter());
+        let same =
+            |set: &Vec<String>| set.len() == wanted.iter().count() && set.iter().map(String::as_str).eq(wanted.iter());
         if let Some(i) = self.audiences.iter().position(same) {
             return i as u32;
         }
@@ -230,11 +235,23 @@ impl StatusRecords {
 
     /// The chunks of the document at `pos`.
     pub fn chunks(&self, pos: Pos) -> ChunkSet {
-        let mut set = ChunkSet::new();
-        for (first, count) in self.runs(pos) {
-            set.insert_range(ChunkId::new(*first), *count);
+        self.chunks_of([pos])
+    }
+
+    /// The chunks of the documents at `positions`, in one set.
+    pub fn chunks_of(&self, positions: impl IntoIterator<Item = Pos>) -> ChunkSet {
+        let mut ids: Vec<u32> = Vec::new();
+        for pos in positions {
+            for (first, count) in self.runs(pos) {
+                ids.extend((0..*count).map_while(|i| first.checked_add(i)));
+            }
         }
-        set
+        // Chunk ids grow with document ids except where a document was
+        // indexed again; sorted ids build the set by appending.
+        if !ids.is_sorted() {
+            ids.sort_unstable();
+        }
+        ChunkSet::from_sorted_ids(ids.into_iter().map(ChunkId::new))
     }
 
     /// The series key of the document at `pos`, as stored.
@@ -257,8 +274,7 @@ impl StatusRecords {
     /// The statuses of the documents `audiences` may see at `as_of`.
     pub fn statuses(&self, as_of: &AsOf, audiences: &[String]) -> StatusTable {
         let audiences: Vec<String> = audiences.iter().map(|a| a.to_lowercase()).collect();
-        let allowed: Vec<bool> =
-            self.audiences.iter().map(|set| set.iter().any(|a| audiences.contains(a))).collect();
+        let allowed: Vec<bool> = self.audiences.iter().map(|set| set.iter().any(|a| audiences.contains(a))).collect();
         let visible = |r: &Record| r.audience == OPEN || allowed.get(r.audience as usize).copied().unwrap_or(false);
         let in_force: Vec<bool> = self.docs.iter().map(|r| in_force(r, as_of)).collect();
         let mut all: Vec<DocStatus> = self.docs.iter().map(|r| own_status(r, as_of)).collect();
@@ -331,10 +347,9 @@ fn mark(all: &mut [DocStatus], target: Pos, by: DocId) {
 
 /// Reference → documents known by it, as linked lists in one vector (no
 /// allocation per reference).
-#[derive(Default)]
 struct RefIndex<'a> {
     /// Reference → its last link.
-    heads: HashMap<&'a str, u32>,
+    heads: HashMap<&'a str, u32, RandomState>,
     /// `(document, previous link)`.
     links: Vec<(Pos, u32)>,
 }
@@ -342,6 +357,10 @@ struct RefIndex<'a> {
 const NO_LINK: u32 = u32::MAX;
 
 impl<'a> RefIndex<'a> {
+    fn with_capacity(n: usize) -> Self {
+        Self { heads: HashMap::with_capacity_and_hasher(n, RandomState::default()), links: Vec::with_capacity(n) }
+    }
+
     fn add(&mut self, reference: &'a str, pos: Pos) {
         let link = self.links.len() as u32;
         let previous = self.heads.insert(reference, link).unwrap_or(NO_LINK);

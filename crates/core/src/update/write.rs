@@ -17,7 +17,7 @@ use crate::failpoint;
 use crate::ids::{ChunkId, DocId};
 use crate::store::{
     ChunkRecord, ChunkTerms, Databases, DocumentRecord, FACET_ALL, FileRecord, FileStatus, Store, VECTOR_QUEUE_PENDING,
-    get_meta, gate_records, meta_keys, term_chunk_key,
+    gate_records, get_meta, meta_keys, term_chunk_key,
 };
 use crate::text::Tokenizer;
 
