@@ -1,10 +1,11 @@
 //! Part 6: the cost of the freshness gate per snapshot, at 200 and 5,000
 //! documents (versioned series of circulars with sessions and supersession
 //! statements, a tenth for `hr-only`). "Cold" reads the gate inputs from
-//! the library, as every snapshot did before they were cached per LMDB
-//! transaction; "warm" builds the gate for another as-of date from cached
-//! inputs (another as-of date); "snapshot" opens whole snapshots for today
-//! and the profile's audience, which reuse the gate itself.
+//! the library, as the first snapshot after a commit does (since format
+//! v7 the writer's compact gate records, before it every document's full
+//! metadata); "warm" builds the gate for another as-of date from the
+//! state's cached inputs; "snapshot" opens whole snapshots for today and
+//! the profile's audience, which reuse the gate itself.
 
 use std::time::Instant;
 

@@ -394,19 +394,25 @@ fn print_watch(r: &WatchResult, quick: bool) {
 }
 
 fn print_gate(timings: &[crate::gate::GateTiming]) {
-    println!("\n6. Freshness gate for an as-of date (goal: p50 <= 1 ms at 5,000 documents)");
     println!(
-        "  before issue 16 (same machine): 5,000 documents, inputs read + gate 66 ms, gate for another date 5.8 ms"
+        "\n6. Freshness gate for an as-of date (goal: p50 <= 1 ms at 5,000 documents; ratio = p50 / 1 ms, <= 1 meets it)"
+    );
+    println!(
+        "  before issue 16 item 3 (format v6, inputs = every document's full metadata; 2 shared cores, median p50 of 3 runs):"
+    );
+    println!(
+        "    200 documents: after a commit 1.42 ms, new date 0.020 ms; 5,000 documents: after a commit 35.5 ms, new date 0.44 ms"
     );
     for t in timings {
-        println!(
-            "  {} documents, {} builds: gate for another as-of date from the state's inputs p50 {:.3} ms (p95 {:.3}); goal ratio (p50 / 1 ms) {:.3}",
-            t.documents, t.builds, t.warm_p50_ms, t.warm_p95_ms, t.warm_p50_ms
-        );
-        println!(
-            "    first gate after a commit (inputs read) p50 {:.2} ms (p95 {:.2}); snapshot for today on an unchanged library p50 {:.3} ms (p95 {:.3})",
-            t.cold_p50_ms, t.cold_p95_ms, t.snapshot_p50_ms, t.snapshot_p95_ms
-        );
+        println!("  {} documents, {} builds (since format v7: the writer's gate records):", t.documents, t.builds);
+        let lines = [
+            ("after a commit (records read + gate)", t.cold_p50_ms, t.cold_p95_ms),
+            ("new as-of date, same state", t.warm_p50_ms, t.warm_p95_ms),
+            ("same state, date and audience (snapshot)", t.snapshot_p50_ms, t.snapshot_p95_ms),
+        ];
+        for (label, p50, p95) in lines {
+            println!("    {label:<42} p50 {p50:>8.3} ms  p95 {p95:>8.3} ms  goal ratio {p50:.3}");
+        }
     }
 }
 

@@ -109,23 +109,46 @@ fn sigkill_at_named_points_and_random_moments_never_corrupts_the_index() {
     assert!(kills >= 20, "only {kills} kills landed");
 }
 
-/// A kill during a format upgrade (v1 → current, all steps in one
-/// transaction) leaves the old format; the next open upgrades it fully.
+/// A kill during a format upgrade (v1 → current and v6 → current, all
+/// steps in one transaction) leaves the old format; the next open upgrades
+/// it fully, and the gate records the last step (v6 → v7) writes agree with
+/// the documents.
 #[test]
 fn sigkill_during_a_format_upgrade_leaves_the_old_format_and_the_next_open_upgrades() {
-    let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/../core/tests/fixtures/format-v1/data.mdb");
-    let lib = common::Library::hash(25);
-    std::fs::create_dir_all(lib.data()).unwrap();
-    std::fs::copy(fixture, lib.data().join("data.mdb")).unwrap();
-    let killed = lib.cmd(&["status", "--json"]).env("ALMIRAH_FAILPOINT", "upgrade-before-commit@1").output().unwrap();
-    assert_eq!(killed.status.signal(), Some(9), "the upgrade was not killed: {:?}", killed.status);
-    // The old format is still there: the next open upgrades again (and is killed again).
-    let again_killed =
-        lib.cmd(&["status", "--json"]).env("ALMIRAH_FAILPOINT", "upgrade-before-commit@1").output().unwrap();
-    assert_eq!(again_killed.status.signal(), Some(9), "the killed upgrade had committed: {:?}", again_killed.status);
-    let first = lib.json(&["status"]);
-    assert_eq!(first["format_version"], almirah_core::store::FORMAT_VERSION, "{first}");
-    assert!(first["documents"].as_u64().unwrap() >= 3, "the upgraded library keeps its documents: {first}");
-    let again = lib.json(&["status"]);
-    assert_eq!(again["documents"], first["documents"]);
+    for version in [1, 6] {
+        let fixture = format!("{}/../core/tests/fixtures/format-v{version}/data.mdb", env!("CARGO_MANIFEST_DIR"));
+        let lib = common::Library::hash(25);
+        std::fs::create_dir_all(lib.data()).unwrap();
+        std::fs::copy(&fixture, lib.data().join("data.mdb")).unwrap();
+        let killed =
+            lib.cmd(&["status", "--json"]).env("ALMIRAH_FAILPOINT", "upgrade-before-commit@1").output().unwrap();
+        assert_eq!(killed.status.signal(), Some(9), "v{version}: the upgrade was not killed: {:?}", killed.status);
+        // The old format is still there: the next open upgrades again (and is killed again).
+        let again_killed =
+            lib.cmd(&["status", "--json"]).env("ALMIRAH_FAILPOINT", "upgrade-before-commit@1").output().unwrap();
+        assert_eq!(
+            again_killed.status.signal(),
+            Some(9),
+            "v{version}: the killed upgrade had committed: {:?}",
+            again_killed.status
+        );
+        let first = lib.json(&["status"]);
+        assert_eq!(first["format_version"], almirah_core::store::FORMAT_VERSION, "{first}");
+        assert!(first["documents"].as_u64().unwrap() >= 3, "the upgraded library keeps its documents: {first}");
+        let again = lib.json(&["status"]);
+        assert_eq!(again["documents"], first["documents"]);
+        assert_gate_records_agree(&lib.data(), version);
+    }
+}
+
+/// After the upgrade the stored gate records equal what the metadata gives.
+fn assert_gate_records_agree(data: &std::path::Path, version: u32) {
+    let mut cfg = almirah_core::EngineConfig::new(data);
+    cfg.embedder = almirah_core::embed::EmbedderConfig::Hash { dimensions: 64 };
+    let engine = almirah_core::Engine::open(cfg).unwrap();
+    let rtxn = engine.store().read_txn().unwrap();
+    let dbs = engine.store().dbs();
+    let off = almirah_core::store::gate_records::disagreements(dbs, &rtxn).unwrap();
+    assert!(off.is_empty(), "v{version}: gate records after the upgrade: {off:?}");
+    assert_eq!(dbs.gate_docs.len(&rtxn).unwrap(), dbs.doc_meta.len(&rtxn).unwrap(), "v{version}: one record each");
 }

@@ -436,6 +436,7 @@ impl Engine {
             } else {
                 dbs.overrides.put(&mut wtxn, &doc, &current)?;
             }
+            store::gate_records::refresh_doc(dbs, &mut wtxn, doc)?;
             Ok(wtxn.commit()?)
         })
     }

@@ -133,6 +133,29 @@ impl<T: Id> IdSet<T> {
         self.bits.insert(id.raw())
     }
 
+    /// Add the `count` consecutive ids from `first` (fewer if they would
+    /// pass `u32::MAX`).
+    pub fn insert_range(&mut self, first: T, count: u32) {
+        if count == 0 {
+            return;
+        }
+        let start = first.raw();
+        self.bits.insert_range(start..=start.saturating_add(count - 1));
+    }
+
+    /// The set of `ids`: built by appending when they ascend (any order is
+    /// still correct, only slower).
+    pub fn from_sorted_ids(ids: impl IntoIterator<Item = T>) -> Self {
+        let mut bits = RoaringBitmap::new();
+        for id in ids {
+            // `try_push` appends in O(1) and refuses an id not above the last.
+            if bits.try_push(id.raw()).is_err() && !bits.contains(id.raw()) {
+                bits.insert(id.raw());
+            }
+        }
+        Self::from_bitmap(bits)
+    }
+
     /// Remove an id; true if it was there.
     pub fn remove(&mut self, id: T) -> bool {
         self.bits.remove(id.raw())

@@ -13,6 +13,7 @@ use std::process::Command;
 use std::sync::atomic::AtomicBool;
 
 use almirah_core::embed::EmbedderConfig;
+use almirah_core::freshness::record::RecordView;
 use almirah_core::store::{FORMAT_VERSION, meta_keys};
 use almirah_core::{Engine, EngineConfig, Error, NoProgress};
 use serde_json::{Value, json};
@@ -75,6 +76,19 @@ fn logical(engine: &Engine) -> Value {
         .map(|e| e.unwrap())
         .map(|(p, r)| json!([p, r.hash, r.doc_id.map(|d| d.get()), r.status, r.reason]))
         .collect();
+    // The gate's records (format v7) are a function of the documents, so an
+    // upgraded library holds the same bytes as a fresh one.
+    let gate_docs: Vec<Value> = dbs
+        .gate_docs
+        .iter(&rtxn)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .map(|(id, bytes)| json!([id.get(), format!("{:?}", RecordView::decode(bytes).unwrap().to_owned_record())]))
+        .collect();
+    let gate_failed: Vec<Value> =
+        dbs.gate_failed.iter(&rtxn).unwrap().map(|e| e.unwrap()).map(|(p, f)| json!([p, f.status, f.reason])).collect();
+    let off = almirah_core::store::gate_records::disagreements(&dbs, &rtxn).unwrap();
+    assert!(off.is_empty(), "stored gate records disagree with the metadata: {off:?}");
     let mut counts = engine.dump().unwrap().counts;
     counts.remove("health");
     let as_of = engine.as_of(chrono::NaiveDate::from_ymd_opt(2026, 11, 29), None);
@@ -85,6 +99,8 @@ fn logical(engine: &Engine) -> Value {
         "chunks": chunks,
         "postings": postings,
         "files": files,
+        "gate_docs": gate_docs,
+        "gate_failed": gate_failed,
         "counts": counts,
         "tables": engine.lookup_table("fees", "tuition", 10, as_of).unwrap(),
         "sheets": engine.lookup_table("academic-calendar-2026-27/semester", "hostel", 10, as_of).unwrap(),

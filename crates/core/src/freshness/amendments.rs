@@ -12,19 +12,23 @@ use crate::ids::DocId;
 
 /// The amendment mark of each current document amended by another current
 /// one (`amended`, from [`super::records::StatusRecords::amended`] over the visible
-/// documents only, so a mark never names a document the user may not see).
-pub fn marks(metas: &BTreeMap<DocId, DocMeta>, amended: BTreeMap<DocId, Vec<DocId>>) -> BTreeMap<DocId, String> {
+/// documents only, so a mark never names a document the user may not see);
+/// `label` names an amending document (its stored [`describe`] text).
+pub fn marks<'a>(
+    amended: BTreeMap<DocId, Vec<DocId>>,
+    label: impl Fn(DocId) -> Option<&'a str>,
+) -> BTreeMap<DocId, String> {
     amended
         .into_iter()
         .map(|(id, by)| {
-            let by: Vec<String> = by.iter().filter_map(|b| metas.get(b)).map(describe).collect();
+            let by: Vec<&str> = by.iter().filter_map(|b| label(*b)).collect();
             (id, format!("amended by {}: where they differ, the amendment applies", by.join(" and ")))
         })
         .collect()
 }
 
 /// "circular 2.2.14 (issued 2025-02-28)", else the title.
-fn describe(meta: &DocMeta) -> String {
+pub fn describe(meta: &DocMeta) -> String {
     let name = meta
         .references
         .iter()

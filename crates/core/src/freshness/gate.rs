@@ -13,41 +13,72 @@ use heed::RoTxn;
 use super::describe::FolderSettings;
 use super::meta::DocMeta;
 use super::overrides;
+use super::record::{GateRecord, RecordView};
 use super::records::{StatusRecords, StatusTable};
+use super::session::Session;
 use super::status::{AsOf, DocStatus};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::ids::{ChunkId, ChunkSet, DocId};
 use crate::store::{Databases, doc_facet};
 
-/// What every gate of one committed library state is built from: each
-/// document's metadata (overrides applied), its chunks, and the
-/// unreadable-newer-version marks. Loading it reads every document; a
-/// reader keeps the last one for its LMDB transaction id, so building a gate
-/// for another as-of date or audience on the same state costs only the
-/// status computation.
+/// What every gate of one committed library state is built from: the
+/// writer's per-document gate records and its failed-files set (issue 16;
+/// never the full metadata). A reader keeps the last one for its LMDB
+/// transaction id, so building a gate for another as-of date or audience
+/// on the same state costs only the status computation.
 #[derive(Debug, Default)]
 pub struct GateInputs {
-    metas: BTreeMap<DocId, DocMeta>,
-    /// Each document's chunks, in document-id order (the records' positions).
-    doc_chunks: Vec<ChunkSet>,
-    unreadable_newer: BTreeMap<DocId, Vec<super::unreadable::UnreadableMark>>,
     records: StatusRecords,
+    unreadable_newer: BTreeMap<DocId, Vec<super::unreadable::UnreadableMark>>,
 }
 
 impl GateInputs {
-    /// Read the inputs in `rtxn`; `folders` give each failed file's date order.
+    /// Read the stored gate records in `rtxn`; `folders` give each failed
+    /// file's date order.
+    ///
+    /// # Errors
+    /// LMDB errors; [`Error::DataCorruption`] for a record that does not decode.
+    pub fn load(dbs: &Databases, rtxn: &RoTxn<'_>, folders: &[FolderSettings]) -> Result<Self> {
+        let mut views = Vec::with_capacity(dbs.gate_docs.len(rtxn)? as usize);
+        for entry in dbs.gate_docs.iter(rtxn)? {
+            let (id, bytes) = entry?;
+            let view = RecordView::decode(bytes)
+                .map_err(|e| Error::DataCorruption(format!("gate record of document {id}: {e}")))?;
+            views.push((id, view));
+        }
+        Self::from_views(dbs, rtxn, &views, folders)
+    }
+
+    /// The inputs recomputed from every document's full metadata (overrides
+    /// applied) and chunk facet, ignoring the stored records: the reference
+    /// the stored records are checked against.
     ///
     /// # Errors
     /// LMDB errors.
-    pub fn load(dbs: &Databases, rtxn: &RoTxn<'_>, folders: &[FolderSettings]) -> Result<Self> {
-        let metas = load_metas(dbs, rtxn)?;
-        let unreadable_newer = super::unreadable::marks(dbs, rtxn, &metas, folders)?;
-        let mut doc_chunks = Vec::with_capacity(metas.len());
-        for id in metas.keys() {
-            doc_chunks.push(dbs.facets.get(rtxn, &doc_facet(*id))?.unwrap_or_default());
+    pub fn recompute(dbs: &Databases, rtxn: &RoTxn<'_>, folders: &[FolderSettings]) -> Result<Self> {
+        let mut encoded = Vec::new();
+        for (id, meta) in load_metas(dbs, rtxn)? {
+            let chunks = dbs.facets.get(rtxn, &doc_facet(id))?.unwrap_or_default();
+            encoded.push((id, GateRecord::from_meta(&meta, chunks.iter().map(ChunkId::get)).encode()));
         }
-        let records = StatusRecords::new(&metas);
-        Ok(Self { metas, doc_chunks, unreadable_newer, records })
+        let mut views = Vec::with_capacity(encoded.len());
+        for (id, bytes) in &encoded {
+            let view = RecordView::decode(bytes)
+                .map_err(|e| Error::DataCorruption(format!("gate record of document {id}: {e}")))?;
+            views.push((*id, view));
+        }
+        Self::from_views(dbs, rtxn, &views, folders)
+    }
+
+    fn from_views(
+        dbs: &Databases,
+        rtxn: &RoTxn<'_>,
+        views: &[(DocId, RecordView<'_>)],
+        folders: &[FolderSettings],
+    ) -> Result<Self> {
+        let (records, series) = StatusRecords::from_views(views);
+        let unreadable_newer = super::unreadable::marks(dbs, rtxn, views, &series, folders)?;
+        Ok(Self { records, unreadable_newer })
     }
 }
 
@@ -107,9 +138,15 @@ impl Gate {
         self.statuses.get(doc)
     }
 
-    /// Metadata (overrides applied) of a visible document.
-    pub fn meta(&self, doc: DocId) -> Option<&DocMeta> {
-        self.visible(doc).and_then(|d| self.inputs.metas.get(&d))
+    /// The series key of a visible document, as stored (the full metadata
+    /// is read from the snapshot's transaction, see `Snapshot::documents`).
+    pub fn series(&self, doc: DocId) -> Option<&str> {
+        self.statuses.find(doc).and_then(|(pos, _)| self.inputs.records.series(pos))
+    }
+
+    /// The session of a visible document.
+    pub fn session(&self, doc: DocId) -> Option<Session> {
+        self.statuses.find(doc).and_then(|(pos, _)| self.inputs.records.session(pos))
     }
 
     /// Every visible document with its status, by id.
@@ -119,11 +156,7 @@ impl Gate {
 
     /// The chunks of a visible document (empty for a hidden or unknown one).
     pub fn chunks_of(&self, doc: DocId) -> ChunkSet {
-        self.statuses
-            .find(doc)
-            .and_then(|(pos, _)| self.inputs.doc_chunks.get(pos as usize))
-            .cloned()
-            .unwrap_or_default()
+        self.statuses.find(doc).map(|(pos, _)| self.inputs.records.chunks(pos)).unwrap_or_default()
     }
 
     /// The mark of a visible document whose newer version could not be read.
@@ -146,16 +179,13 @@ impl Gate {
     /// The gate for `as_of` and the user's `audiences` over `inputs`.
     pub fn from_inputs(inputs: Arc<GateInputs>, as_of: AsOf, audiences: &[String]) -> Self {
         let statuses = inputs.records.statuses(&as_of, audiences);
-        let (mut current, mut other) = (Vec::new(), Vec::new());
-        for (pos, status) in statuses.positions() {
-            if let Some(chunks) = inputs.doc_chunks.get(pos as usize) {
-                if status.is_current() { current.push(chunks) } else { other.push(chunks) }
-            }
-        }
-        let admissible = ChunkSet::union_of(current.iter().copied());
-        let withheld = ChunkSet::union_of(other.iter().copied());
+        let current = statuses.positions().filter(|(_, s)| s.is_current()).map(|(pos, _)| pos);
+        let admissible = inputs.records.chunks_of(current);
+        let other = statuses.positions().filter(|(_, s)| !s.is_current()).map(|(pos, _)| pos);
+        let withheld = inputs.records.chunks_of(other);
         let visible = ChunkSet::union_of([&admissible, &withheld]);
-        let amended_by = super::amendments::marks(&inputs.metas, inputs.records.amended(&statuses));
+        let records = &inputs.records;
+        let amended_by = super::amendments::marks(records.amended(&statuses), |by| records.amender_label(by));
         let unreadable = inputs
             .unreadable_newer
             .iter()

@@ -10,6 +10,7 @@ pub mod header;
 pub mod meta;
 pub mod overrides;
 pub mod reason;
+pub mod record;
 pub mod records;
 pub mod references;
 pub mod series;

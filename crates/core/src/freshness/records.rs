@@ -1,10 +1,11 @@
-//! The gate's compact per-document status records (issue 16): what the
-//! status rules need of each document, with every date-independent step
-//! done once per library state. References are resolved to positions, each
-//! series is sorted newest version first, audiences are lower-cased, and the
-//! amendment edges are listed, so computing every document's status for an
-//! as-of date is one pass over flat records: no string hashing, no map
-//! lookups, no metadata decoding.
+//! The gate's per-state status table (issue 16): what the status rules need
+//! of each document, read from the stored per-document records
+//! ([`super::record`]) with every date-independent step done once per
+//! library state. References are resolved to positions, each series is
+//! sorted newest version first, audiences are interned, chunk ids are kept
+//! as runs, and the amendment edges are listed, so computing every
+//! document's status for an as-of date is one pass over flat records: no
+//! string hashing, no map lookups, no decoding.
 //!
 //! The rules are ARCHITECTURE §2's: a document in force that names another
 //! in its supersession statement supersedes it; within a series the newest
@@ -13,17 +14,30 @@
 //! other-session.
 
 use std::collections::{BTreeMap, HashMap};
+use std::ops::Range;
 
 use chrono::NaiveDate;
 
 use super::meta::DocMeta;
+use super::record::{GateRecord, RecordView, Strs};
 use super::series::compare_versions;
 use super::session::Session;
-use super::status::{AsOf, DocStatus, OPEN_AUDIENCES};
-use crate::ids::DocId;
+use super::status::{AsOf, DocStatus};
+use crate::ids::{ChunkId, ChunkSet, DocId};
 
 /// A document's position in [`StatusRecords`] (document-id order).
 pub type Pos = u32;
+
+/// The versioned documents of each series, in position order, borrowing
+/// the stored records (for the unreadable-newer-version marks).
+pub type SeriesIndex<'a> = HashMap<&'a str, Vec<Pos>, RandomState>;
+
+/// The hasher of the per-state indexes: fast on short strings, and seeded
+/// per process, so crafted references cannot make the gate slow.
+type RandomState = foldhash::fast::RandomState;
+
+/// The audience index of a document everyone may see.
+const OPEN: u32 = u32::MAX;
 
 /// Every document's status record, in document-id order.
 #[derive(Debug, Default)]
@@ -31,8 +45,16 @@ pub struct StatusRecords {
     docs: Vec<Record>,
     /// Series with more than one version: positions, newest version first.
     series: Vec<Vec<SeriesMember>>,
-    /// Each amending document with the documents it amends.
-    amendments: Vec<(Pos, Vec<Pos>)>,
+    /// Each amending document with how a mark names it and what it amends.
+    amendments: Vec<Amendment>,
+    /// Resolved supersession targets; each record holds a span of it.
+    edges: Vec<Pos>,
+    /// Chunk-id runs `(first, count)`; each record holds a span of it.
+    runs: Vec<(u32, u32)>,
+    /// Series keys as stored; each record holds a span of it.
+    text: String,
+    /// The distinct restricted audiences (lower-cased); records index it.
+    audiences: Vec<Vec<String>>,
 }
 
 /// One document as the status rules see it.
@@ -43,10 +65,33 @@ struct Record {
     in_force_from: Option<NaiveDate>,
     until: Option<NaiveDate>,
     session: Option<Session>,
-    /// Lower-cased audiences; `None` when everyone may see it.
-    audience: Option<Vec<String>>,
+    /// Index into `audiences`; [`OPEN`] when everyone may see it.
+    audience: u32,
     /// Documents its supersession statement names (never itself).
-    supersedes: Vec<Pos>,
+    edges: Span,
+    runs: Span,
+    series: Option<Span>,
+}
+
+/// A range of one of the flat vectors of [`StatusRecords`].
+#[derive(Debug, Clone, Copy, Default)]
+struct Span {
+    start: u32,
+    end: u32,
+}
+
+impl Span {
+    fn range(self) -> Range<usize> {
+        self.start as usize..self.end as usize
+    }
+}
+
+/// An amending document, how marks name it, and the documents it amends.
+#[derive(Debug)]
+struct Amendment {
+    by: Pos,
+    label: String,
+    targets: Vec<Pos>,
 }
 
 /// A series member with its version rank (0 = newest; equal version keys
@@ -96,49 +141,145 @@ impl StatusTable {
 }
 
 impl StatusRecords {
-    /// Records for `metas` (overrides applied).
+    /// Records for `metas` (overrides applied), without chunks: the same
+    /// records the writer stores, encoded and read back.
     pub fn new(metas: &BTreeMap<DocId, DocMeta>) -> Self {
-        let metas: Vec<(DocId, &DocMeta)> = metas.iter().map(|(id, m)| (*id, m)).collect();
-        let by_ref = reference_index(&metas);
-        let resolve = |refs: Option<&Vec<String>>, own: Pos| -> Vec<Pos> {
-            let mut out: Vec<Pos> = refs
-                .into_iter()
-                .flatten()
-                .flat_map(|r| by_ref.get(r.as_str()).into_iter().flatten().copied())
-                .collect();
-            out.sort_unstable();
-            out.dedup();
-            out.retain(|p| *p != own);
-            out
-        };
-        let docs = metas
-            .iter()
-            .enumerate()
-            .map(|(pos, (id, m))| Record {
+        let encoded: Vec<(DocId, Vec<u8>)> =
+            metas.iter().map(|(id, m)| (*id, GateRecord::from_meta(m, []).encode())).collect();
+        let views: Vec<(DocId, RecordView<'_>)> =
+            encoded.iter().filter_map(|(id, bytes)| Some((*id, RecordView::decode(bytes).ok()?))).collect();
+        Self::from_views(&views).0
+    }
+
+    /// Records for `views` (stored records, in document-id order), with the
+    /// versioned series they form.
+    pub fn from_views<'a>(views: &[(DocId, RecordView<'a>)]) -> (Self, SeriesIndex<'a>) {
+        let mut out = Self { docs: Vec::with_capacity(views.len()), ..Self::default() };
+        let mut refs = RefIndex::with_capacity(views.len() * 3);
+        let mut series: SeriesIndex<'a> = HashMap::with_capacity_and_hasher(views.len(), RandomState::default());
+        for (pos, (id, view)) in views.iter().enumerate() {
+            let pos = pos as Pos;
+            view.references.iter().for_each(|r| refs.add(r, pos));
+            if let Some(s) = view.series.filter(|_| view.versioned) {
+                series.entry(s).or_default().push(pos);
+            }
+            let record = Record {
                 id: *id,
-                in_force_from: m.in_force_from(),
-                until: m.effective_until.as_ref().map(|f| f.value),
-                session: m.session.as_ref().map(|s| s.value),
-                audience: lowered_audience(m),
-                supersedes: resolve(m.supersedes.as_ref().map(|f| &f.value), pos as Pos),
-            })
-            .collect();
-        let amendments = metas
-            .iter()
-            .enumerate()
-            .filter_map(|(pos, (_, m))| m.amends.as_ref().map(|f| (pos as Pos, resolve(Some(&f.value), pos as Pos))))
-            .filter(|(_, targets)| !targets.is_empty())
-            .collect();
-        Self { docs, series: series_groups(&metas), amendments }
+                in_force_from: view.in_force_from,
+                until: view.until,
+                session: view.session,
+                audience: out.audience_index(view.audience),
+                edges: Span::default(),
+                runs: out.push_runs(view),
+                series: view.series.map(|s| out.push_text(s)),
+            };
+            out.docs.push(record);
+        }
+        for (pos, (_, view)) in views.iter().enumerate() {
+            let start = out.edges.len() as u32;
+            refs.resolve(view.supersedes, pos as Pos, &mut out.edges);
+            out.docs[pos].edges = Span { start, end: out.edges.len() as u32 };
+            if !view.amends.is_empty() {
+                let mut targets = Vec::new();
+                refs.resolve(view.amends, pos as Pos, &mut targets);
+                let label = view.amender_label.unwrap_or("a later document").to_string();
+                if !targets.is_empty() {
+                    out.amendments.push(Amendment { by: pos as Pos, label, targets });
+                }
+            }
+        }
+        out.series = series_groups(views, &series);
+        (out, series)
+    }
+
+    fn audience_index(&mut self, audience: Option<Strs<'_>>) -> u32 {
+        let Some(wanted) = audience else { return OPEN };
+        let same =
+            |set: &Vec<String>| set.len() == wanted.iter().count() && set.iter().map(String::as_str).eq(wanted.iter());
+        if let Some(i) = self.audiences.iter().position(same) {
+            return i as u32;
+        }
+        self.audiences.push(wanted.iter().map(str::to_string).collect());
+        self.audiences.len() as u32 - 1
+    }
+
+    fn push_runs(&mut self, view: &RecordView<'_>) -> Span {
+        let start = self.runs.len() as u32;
+        self.runs.extend(view.chunks.iter());
+        Span { start, end: self.runs.len() as u32 }
+    }
+
+    fn push_text(&mut self, s: &str) -> Span {
+        let start = self.text.len() as u32;
+        self.text.push_str(s);
+        Span { start, end: self.text.len() as u32 }
+    }
+
+    /// The number of documents.
+    pub fn len(&self) -> usize {
+        self.docs.len()
+    }
+
+    /// Whether there are no documents.
+    pub fn is_empty(&self) -> bool {
+        self.docs.is_empty()
+    }
+
+    /// The chunk-id runs `(first, count)` of the document at `pos`.
+    pub fn runs(&self, pos: Pos) -> &[(u32, u32)] {
+        match self.docs.get(pos as usize) {
+            Some(r) => &self.runs[r.runs.range()],
+            None => &[],
+        }
+    }
+
+    /// The chunks of the document at `pos`.
+    pub fn chunks(&self, pos: Pos) -> ChunkSet {
+        self.chunks_of([pos])
+    }
+
+    /// The chunks of the documents at `positions`, in one set.
+    pub fn chunks_of(&self, positions: impl IntoIterator<Item = Pos>) -> ChunkSet {
+        let mut ids: Vec<u32> = Vec::new();
+        for pos in positions {
+            for (first, count) in self.runs(pos) {
+                ids.extend((0..*count).map_while(|i| first.checked_add(i)));
+            }
+        }
+        // Chunk ids grow with document ids except where a document was
+        // indexed again; sorted ids build the set by appending.
+        if !ids.is_sorted() {
+            ids.sort_unstable();
+        }
+        ChunkSet::from_sorted_ids(ids.into_iter().map(ChunkId::new))
+    }
+
+    /// The series key of the document at `pos`, as stored.
+    pub fn series(&self, pos: Pos) -> Option<&str> {
+        let span = self.docs.get(pos as usize)?.series?;
+        self.text.get(span.range())
+    }
+
+    /// The session of the document at `pos`.
+    pub fn session(&self, pos: Pos) -> Option<Session> {
+        self.docs.get(pos as usize)?.session
+    }
+
+    /// How amendment marks name `doc`, when it amends a document.
+    pub fn amender_label(&self, doc: DocId) -> Option<&str> {
+        let pos = self.docs.binary_search_by_key(&doc, |r| r.id).ok()? as Pos;
+        self.amendments.iter().find(|a| a.by == pos).map(|a| a.label.as_str())
     }
 
     /// The statuses of the documents `audiences` may see at `as_of`.
     pub fn statuses(&self, as_of: &AsOf, audiences: &[String]) -> StatusTable {
         let audiences: Vec<String> = audiences.iter().map(|a| a.to_lowercase()).collect();
-        let in_force: Vec<bool> = self.docs.iter().map(|r| self.in_force(r, as_of)).collect();
+        let allowed: Vec<bool> = self.audiences.iter().map(|set| set.iter().any(|a| audiences.contains(a))).collect();
+        let visible = |r: &Record| r.audience == OPEN || allowed.get(r.audience as usize).copied().unwrap_or(false);
+        let in_force: Vec<bool> = self.docs.iter().map(|r| in_force(r, as_of)).collect();
         let mut all: Vec<DocStatus> = self.docs.iter().map(|r| own_status(r, as_of)).collect();
         for (record, _) in self.docs.iter().zip(&in_force).filter(|(_, f)| **f) {
-            for target in &record.supersedes {
+            for target in &self.edges[record.edges.range()] {
                 mark(&mut all, *target, record.id);
             }
         }
@@ -154,7 +295,7 @@ impl StatusRecords {
             .iter()
             .zip(all)
             .enumerate()
-            .filter(|(_, (r, _))| visible(r, &audiences))
+            .filter(|(_, (r, _))| visible(r))
             .map(|(pos, (r, mut s))| {
                 s.audience_allowed = true;
                 (r.id, pos as Pos, s)
@@ -171,19 +312,19 @@ impl StatusRecords {
             table.get(id).is_some_and(DocStatus::is_current).then_some(id)
         };
         let mut out: BTreeMap<DocId, Vec<DocId>> = BTreeMap::new();
-        for (amender, targets) in &self.amendments {
-            let Some(by) = current(*amender) else { continue };
-            for amended in targets.iter().filter_map(|t| current(*t)) {
+        for amendment in &self.amendments {
+            let Some(by) = current(amendment.by) else { continue };
+            for amended in amendment.targets.iter().filter_map(|t| current(*t)) {
                 out.entry(amended).or_default().push(by);
             }
         }
         out
     }
+}
 
-    fn in_force(&self, r: &Record, as_of: &AsOf) -> bool {
-        let from = r.in_force_from.or_else(|| r.session.map(|s| s.start(as_of.start_month)));
-        from.is_none_or(|f| f <= as_of.date)
-    }
+fn in_force(r: &Record, as_of: &AsOf) -> bool {
+    let from = r.in_force_from.or_else(|| r.session.map(|s| s.start(as_of.start_month)));
+    from.is_none_or(|f| f <= as_of.date)
 }
 
 fn own_status(r: &Record, as_of: &AsOf) -> DocStatus {
@@ -204,61 +345,84 @@ fn mark(all: &mut [DocStatus], target: Pos, by: DocId) {
     }
 }
 
-/// `audiences` are lower-cased already.
-fn visible(r: &Record, audiences: &[String]) -> bool {
-    r.audience.as_ref().is_none_or(|allowed| allowed.iter().any(|a| audiences.contains(a)))
+/// Reference → documents known by it, as linked lists in one vector (no
+/// allocation per reference).
+struct RefIndex<'a> {
+    /// Reference → its last link.
+    heads: HashMap<&'a str, u32, RandomState>,
+    /// `(document, previous link)`.
+    links: Vec<(Pos, u32)>,
 }
 
-/// `None` when the document has no audience or an open one
-/// ([`OPEN_AUDIENCES`]); else its audiences, lower-cased.
-fn lowered_audience(m: &DocMeta) -> Option<Vec<String>> {
-    let values: Vec<String> = m.audience.as_ref()?.value.iter().map(|a| a.to_lowercase()).collect();
-    (!values.iter().any(|a| OPEN_AUDIENCES.contains(&a.as_str()))).then_some(values)
-}
+const NO_LINK: u32 = u32::MAX;
 
-fn reference_index<'a>(metas: &[(DocId, &'a DocMeta)]) -> HashMap<&'a str, Vec<Pos>> {
-    let mut index: HashMap<&str, Vec<Pos>> = HashMap::new();
-    for (pos, (_, m)) in metas.iter().enumerate() {
-        for r in &m.references {
-            index.entry(r.as_str()).or_default().push(pos as Pos);
-        }
+impl<'a> RefIndex<'a> {
+    fn with_capacity(n: usize) -> Self {
+        Self { heads: HashMap::with_capacity_and_hasher(n, RandomState::default()), links: Vec::with_capacity(n) }
     }
-    index
-}
 
-type VersionKey<'a> = (Option<&'a [u64]>, Option<NaiveDate>, Option<Session>);
+    fn add(&mut self, reference: &'a str, pos: Pos) {
+        let link = self.links.len() as u32;
+        let previous = self.heads.insert(reference, link).unwrap_or(NO_LINK);
+        self.links.push((pos, previous));
+    }
 
-fn version_key(m: &DocMeta) -> VersionKey<'_> {
-    (m.version_number.as_deref(), m.in_force_from(), m.session.as_ref().map(|s| s.value))
+    /// Append the documents `refs` name, sorted, once each, never `own`.
+    fn resolve(&self, refs: Strs<'_>, own: Pos, out: &mut Vec<Pos>) {
+        let start = out.len();
+        for r in refs.iter() {
+            let mut at = self.heads.get(r).copied().unwrap_or(NO_LINK);
+            while let Some(&(pos, previous)) = self.links.get(at as usize) {
+                out.push(pos);
+                at = previous;
+            }
+        }
+        let mut found = out.split_off(start);
+        found.sort_unstable();
+        found.dedup();
+        found.retain(|p| *p != own);
+        out.extend(found);
+    }
 }
 
 /// Versioned series with more than one member, each sorted newest first
 /// (version key, then document id, both descending), in the order of their
 /// first member's position.
-fn series_groups(metas: &[(DocId, &DocMeta)]) -> Vec<Vec<SeriesMember>> {
-    let mut groups: HashMap<&str, Vec<Pos>> = HashMap::new();
-    for (pos, (_, m)) in metas.iter().enumerate().filter(|(_, (_, m))| m.versioned) {
-        if let Some(series) = &m.series {
-            groups.entry(series.value.as_str()).or_default().push(pos as Pos);
-        }
-    }
+fn series_groups(views: &[(DocId, RecordView<'_>)], series: &SeriesIndex<'_>) -> Vec<Vec<SeriesMember>> {
     let mut out: Vec<Vec<SeriesMember>> =
-        groups.into_values().filter(|g| g.len() > 1).map(|g| ranked(metas, g)).collect();
+        series.values().filter(|g| g.len() > 1).map(|g| ranked(views, g.clone())).collect();
     out.sort_by_key(|g| g.iter().map(|m| m.pos).min());
     out
 }
 
-fn ranked(metas: &[(DocId, &DocMeta)], mut members: Vec<Pos>) -> Vec<SeriesMember> {
-    let key = |p: Pos| version_key(metas[p as usize].1);
-    members.sort_by(|a, b| compare_versions(key(*b), key(*a)).then(b.cmp(a)));
+fn ranked(views: &[(DocId, RecordView<'_>)], members: Vec<Pos>) -> Vec<SeriesMember> {
+    // Every member's version number, in one vector.
+    let mut numbers: Vec<u64> = Vec::new();
+    let spans: Vec<Option<Span>> = members
+        .iter()
+        .map(|p| {
+            let start = numbers.len() as u32;
+            let v = views[*p as usize].1.version_number?;
+            numbers.extend(v.iter());
+            Some(Span { start, end: numbers.len() as u32 })
+        })
+        .collect();
+    let key = |i: usize| {
+        let view = &views[members[i] as usize].1;
+        (spans[i].map(|s| &numbers[s.range()]), view.in_force_from, view.session)
+    };
+    let mut order: Vec<usize> = (0..members.len()).collect();
+    order.sort_by(|a, b| compare_versions(key(*b), key(*a)).then(members[*b].cmp(&members[*a])));
     let mut out: Vec<SeriesMember> = Vec::with_capacity(members.len());
-    for pos in members {
-        let rank = match out.last() {
-            Some(prev) if compare_versions(key(prev.pos), key(pos)).is_eq() => prev.rank,
-            Some(prev) => prev.rank + 1,
-            None => 0,
+    let mut previous: Option<usize> = None;
+    for i in order {
+        let rank = match (previous, out.last()) {
+            (Some(p), Some(last)) if compare_versions(key(p), key(i)).is_eq() => last.rank,
+            (Some(_), Some(last)) => last.rank + 1,
+            _ => 0,
         };
-        out.push(SeriesMember { pos, rank, comparable: key(pos) != (None, None, None) });
+        out.push(SeriesMember { pos: members[i], rank, comparable: key(i) != (None, None, None) });
+        previous = Some(i);
     }
     out
 }

@@ -9,6 +9,8 @@ use heed::RoTxn;
 
 use super::describe::{FolderSettings, sidecar_audience};
 use super::meta::{DocMeta, Field, Provenance};
+use super::record::RecordView;
+use super::records::SeriesIndex;
 use super::series::{analyse_path, compare_versions};
 use super::status::audience_allowed;
 use crate::error::Result;
@@ -59,24 +61,29 @@ impl UnreadableMark {
 }
 
 /// Documents with an unreadable newer version, with the marks to show, in
-/// path order. A failed file's path is read with the date order of the
-/// watched folder holding it (`folders`; day-month when none does).
+/// path order. The failed files are the writer's failed-files set
+/// ([`crate::store::gate_records`]); the documents are the stored gate
+/// records `views` (document-id order) and the versioned series they form.
+/// A failed file's path is read with the date order of the watched folder
+/// holding it (`folders`; day-month when none does).
 ///
 /// # Errors
-/// Storage errors.
+/// Storage errors; [`crate::Error::DataCorruption`] for a failed-file
+/// entry that does not decode.
 pub fn marks(
     dbs: &Databases,
     rtxn: &RoTxn<'_>,
-    metas: &BTreeMap<DocId, DocMeta>,
+    views: &[(DocId, RecordView<'_>)],
+    series: &SeriesIndex<'_>,
     folders: &[FolderSettings],
 ) -> Result<BTreeMap<DocId, Vec<UnreadableMark>>> {
-    let roots: Vec<String> = get_meta(dbs, rtxn, meta_keys::ROOTS)?.unwrap_or_default();
     let mut out = BTreeMap::new();
-    for entry in dbs.files.iter(rtxn)? {
-        let (path, record) = entry?;
-        if !record.status.is_failure() || record.doc_id.is_some() {
-            continue;
-        }
+    if dbs.gate_failed.is_empty(rtxn)? {
+        return Ok(out);
+    }
+    let roots: Vec<String> = get_meta(dbs, rtxn, meta_keys::ROOTS)?.unwrap_or_default();
+    for entry in dbs.gate_failed.iter(rtxn)? {
+        let (path, failed) = entry?;
         let Some(root) = roots.iter().filter(|r| Path::new(path).starts_with(r)).max_by_key(|r| r.len()) else {
             continue;
         };
@@ -87,12 +94,13 @@ pub fn marks(
             continue;
         }
         let newer = (tokens.version.as_deref(), tokens.date, tokens.session);
-        let reason = record.reason.clone().unwrap_or_else(|| record.status.as_str().to_string());
+        let reason = failed.reason.clone().unwrap_or_else(|| failed.status.as_str().to_string());
         let mut who: Option<DocMeta> = None;
-        for (id, meta) in metas {
-            let same_series = meta.versioned && meta.series.as_ref().is_some_and(|s| s.value == tokens.series_key);
-            let older = (meta.version_number.as_deref(), meta.in_force_from(), meta.session.as_ref().map(|s| s.value));
-            if same_series && compare_versions(newer, older) == std::cmp::Ordering::Greater {
+        for pos in series.get(tokens.series_key.as_str()).into_iter().flatten() {
+            let Some((id, view)) = views.get(*pos as usize) else { continue };
+            let number: Option<Vec<u64>> = view.version_number.map(|v| v.iter().collect());
+            let older = (number.as_deref(), view.in_force_from, view.session);
+            if compare_versions(newer, older) == std::cmp::Ordering::Greater {
                 let meta = who.get_or_insert_with(|| failed_file_meta(Path::new(path), folders)).clone();
                 let text = format!("a newer version exists but could not be read: {rel} ({reason})");
                 out.entry(*id).or_insert_with(Vec::new).push(UnreadableMark { text, meta });

@@ -61,6 +61,9 @@ impl Snapshot<'_> {
         for (id, status) in self.gate.visible_documents() {
             let Some(doc) = self.dbs.documents.get(&rtxn, &id)? else { continue };
             let reason = self.reason_in(&rtxn, id)?;
+            let overrides = self.dbs.overrides.get(&rtxn, &id)?.unwrap_or_default();
+            let mut meta = self.dbs.doc_meta.get(&rtxn, &id)?.unwrap_or_default();
+            crate::freshness::overrides::apply(&mut meta, &overrides);
             out.push(DocView {
                 id,
                 key: doc.key,
@@ -70,8 +73,8 @@ impl Snapshot<'_> {
                 superseded_by: reason.superseded_by.clone(),
                 reason,
                 chunks: doc.chunks.len(),
-                meta: self.gate.meta(id).cloned().unwrap_or_default(),
-                overrides: self.dbs.overrides.get(&rtxn, &id)?.unwrap_or_default(),
+                meta,
+                overrides,
                 stale_reason: doc.stale_reason.or_else(|| self.gate.unreadable_mark(id).map(str::to_string)),
                 ocr: doc.ocr.as_ref().map(crate::update::OcrSummary::of),
                 amended: self.gate.amendment_mark(id).map(str::to_string),

@@ -45,14 +45,13 @@ impl DocFilter {
     }
 
     fn keeps(&self, gate: &Gate, id: crate::DocId, key: &str) -> bool {
-        let meta = gate.meta(id);
         let series_ok = self.series.as_ref().is_none_or(|wanted| {
             let wanted = wanted.trim().to_lowercase();
-            let series = meta.and_then(|m| m.series.as_ref()).map(|f| f.value.to_lowercase());
+            let series = gate.series(id).map(str::to_lowercase);
             let base = key.split('@').next().unwrap_or(key).to_lowercase();
             series.as_deref() == Some(wanted.as_str()) || base == wanted
         });
-        let session_ok = self.session.is_none_or(|s| meta.and_then(|m| m.session.as_ref()).map(|f| f.value) == Some(s));
+        let session_ok = self.session.is_none_or(|s| gate.session(id) == Some(s));
         series_ok && session_ok
     }
 }

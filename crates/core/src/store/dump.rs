@@ -46,6 +46,8 @@ pub fn dump(store: &Store) -> Result<Dump> {
         ("doc-meta", dbs.doc_meta.remap_types()),
         ("overrides", dbs.overrides.remap_types()),
         ("chunk-lens", dbs.chunk_lens.remap_types()),
+        ("gate-docs", dbs.gate_docs.remap_types()),
+        ("gate-failed", dbs.gate_failed.remap_types()),
     ];
     for (name, db) in raw {
         let mut n = 0u64;

@@ -5,6 +5,7 @@
 mod codec;
 pub mod dump;
 mod fs_check;
+pub mod gate_records;
 mod records;
 mod upgrade;
 mod writer;
@@ -27,7 +28,7 @@ use crate::error::{Error, Result};
 use crate::ids::{ChunkId, ChunkSet, DocId, IdCodec, IdSetCodec};
 
 /// On-disk format version. Bump it with an upgrade step for every layout change.
-pub const FORMAT_VERSION: u32 = 6;
+pub const FORMAT_VERSION: u32 = 7;
 /// Version of the BM25 tokenizer; a change forces a keyword-index rebuild.
 pub const TOKENIZER_VERSION: u32 = 1;
 
@@ -106,6 +107,14 @@ pub struct Databases {
     /// is not yet in arroy. The writer adds a chunk here in the same
     /// transaction as its text; the backfill removes it with its vector.
     pub vector_queue: heed::Database<'static, Str, IdSetCodec<ChunkId>>,
+    /// The gate's per-document records (since format v7): document id →
+    /// [`crate::freshness::record`] layout, kept by the writer in the same
+    /// transaction as the metadata, overrides and chunks they derive from
+    /// ([`gate_records`]). Building a gate reads only these.
+    pub gate_docs: heed::Database<'static, IdCodec<DocId>, Bytes>,
+    /// The failed-files set (since format v7): path → why a file that serves
+    /// no document could not be read ([`gate_records::FailedFile`]).
+    pub gate_failed: heed::Database<'static, Str, SerdeBincode<gate_records::FailedFile>>,
 }
 
 /// Key of [`Databases::vector_queue`] holding the chunks waiting for a vector.
@@ -142,7 +151,7 @@ pub struct Store {
     path: PathBuf,
 }
 
-const DB_NAMES: [&str; 19] = [
+const DB_NAMES: [&str; 21] = [
     "meta",
     "files",
     "documents",
@@ -162,6 +171,8 @@ const DB_NAMES: [&str; 19] = [
     "doc-keys",
     "ocr-cache",
     "vector-queue",
+    "gate-docs",
+    "gate-failed",
 ];
 
 impl Store {
@@ -196,7 +207,7 @@ impl Store {
                 for name in DB_NAMES {
                     dbs.push(opener.create_database::<Bytes, Bytes>(wtxn, Some(name))?);
                 }
-                let array: [_; 19] = dbs.try_into().map_err(|_| Error::DataCorruption("database count".into()))?;
+                let array: [_; 21] = dbs.try_into().map_err(|_| Error::DataCorruption("database count".into()))?;
                 Ok(CommitOrAbort::<_, ()>::Commit(array))
             })?
             .unwrap_commit();
@@ -220,6 +231,8 @@ impl Store {
             doc_keys: raw[16].remap_types(),
             ocr_cache: raw[17].remap_types(),
             vector_queue: raw[18].remap_types(),
+            gate_docs: raw[19].remap_types(),
+            gate_failed: raw[20].remap_types(),
         })
     }
 

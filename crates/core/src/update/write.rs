@@ -3,6 +3,8 @@
 //! database, new ones enter, arroy is updated, then the batch commits. A kill
 //! at any point leaves the previous commit intact.
 
+use std::collections::BTreeSet;
+
 use almirah_extract::ChunkDraft;
 use heed::RwTxn;
 use rand::SeedableRng;
@@ -15,7 +17,7 @@ use crate::failpoint;
 use crate::ids::{ChunkId, DocId};
 use crate::store::{
     ChunkRecord, ChunkTerms, Databases, DocumentRecord, FACET_ALL, FileRecord, FileStatus, Store, VECTOR_QUEUE_PENDING,
-    get_meta, meta_keys, term_chunk_key,
+    gate_records, get_meta, meta_keys, term_chunk_key,
 };
 use crate::text::Tokenizer;
 
@@ -57,6 +59,10 @@ struct Batch<'t> {
     arroy: arroy::Writer<arroy::distances::Cosine>,
     /// Chunks entering or leaving the embedding queue.
     queue: BitmapDelta,
+    /// Documents and file paths whose gate records this batch may change;
+    /// refreshed from what the batch wrote just before it commits.
+    gate_docs: BTreeSet<DocId>,
+    gate_files: BTreeSet<String>,
     outcome: BatchOutcome,
 }
 
@@ -85,6 +91,8 @@ pub fn write_batch(
             title: String::new(),
             arroy,
             queue: BitmapDelta::default(),
+            gate_docs: BTreeSet::new(),
+            gate_files: BTreeSet::new(),
             outcome: BatchOutcome::default(),
         };
         for (i, item) in items.into_iter().enumerate() {
@@ -186,8 +194,9 @@ impl Batch<'_> {
             ocr: extracted.doc.ocr,
         };
         self.dbs.documents.put(&mut self.wtxn, &id, &doc)?;
+        self.gate_docs.insert(id);
         let record = file_record(file, hash, Some(id), FileStatus::Indexed, None);
-        Ok(self.dbs.files.put(&mut self.wtxn, &path, &record)?)
+        self.put_file(path, &record)
     }
 
     fn insert_chunk(
@@ -264,6 +273,7 @@ impl Batch<'_> {
             self.dbs.doc_meta.delete(&mut self.wtxn, &doc_id)?;
             self.dbs.overrides.delete(&mut self.wtxn, &doc_id)?;
         }
+        self.gate_docs.insert(doc_id);
         Ok(())
     }
 
@@ -278,12 +288,14 @@ impl Batch<'_> {
             self.remove_document(replaced)?;
         }
         self.dbs.files.delete(&mut self.wtxn, from)?;
+        self.gate_files.insert(from.to_string());
         if let Some(mut doc) = old.doc_id.map(|id| self.dbs.documents.get(&self.wtxn, &id)).transpose()?.flatten() {
             doc.path = path.clone();
             self.dbs.documents.put(&mut self.wtxn, &doc.id, &doc)?;
+            self.gate_docs.insert(doc.id);
         }
         let record = FileRecord { size: file.size, mtime_ns: file.mtime_ns, hash, ..old };
-        Ok(self.dbs.files.put(&mut self.wtxn, &path, &record)?)
+        self.put_file(path, &record)
     }
 
     fn touch_file(&mut self, file: &ScannedFile, hash: String) -> Result<()> {
@@ -292,7 +304,7 @@ impl Batch<'_> {
             return Ok(());
         };
         let record = FileRecord { size: file.size, mtime_ns: file.mtime_ns, hash, ..old };
-        Ok(self.dbs.files.put(&mut self.wtxn, &path, &record)?)
+        self.put_file(path, &record)
     }
 
     fn fail_file(&mut self, file: &ScannedFile, hash: String, status: FileStatus, reason: String) -> Result<()> {
@@ -303,7 +315,14 @@ impl Batch<'_> {
             self.dbs.documents.put(&mut self.wtxn, &doc.id, &doc)?;
         }
         let record = file_record(file, hash, kept, status, Some(reason));
-        Ok(self.dbs.files.put(&mut self.wtxn, &path, &record)?)
+        self.put_file(path, &record)
+    }
+
+    /// Record `path`'s file record; its failed-files entry follows at commit.
+    fn put_file(&mut self, path: String, record: &FileRecord) -> Result<()> {
+        self.dbs.files.put(&mut self.wtxn, &path, record)?;
+        self.gate_files.insert(path);
+        Ok(())
     }
 
     fn delete_file(&mut self, path: &str, record: &FileRecord) -> Result<()> {
@@ -320,6 +339,19 @@ impl Batch<'_> {
             self.remove_document(id)?;
         }
         self.dbs.files.delete(&mut self.wtxn, path)?;
+        self.gate_files.insert(path.to_string());
+        Ok(())
+    }
+
+    /// Refresh the gate records of everything the batch touched, from what
+    /// it wrote (after the chunk facets are applied).
+    fn refresh_gate_records(&mut self) -> Result<()> {
+        for doc in std::mem::take(&mut self.gate_docs) {
+            gate_records::refresh_doc(&self.dbs, &mut self.wtxn, doc)?;
+        }
+        for path in std::mem::take(&mut self.gate_files) {
+            gate_records::refresh_file(&self.dbs, &mut self.wtxn, &path)?;
+        }
         Ok(())
     }
 
@@ -328,6 +360,7 @@ impl Batch<'_> {
         postings.apply(&mut self.wtxn, self.dbs.postings)?;
         let facets = std::mem::take(&mut self.facets);
         facets.apply(&mut self.wtxn, self.dbs.facets)?;
+        self.refresh_gate_records()?;
         let queue = std::mem::take(&mut self.queue);
         queue.apply(&mut self.wtxn, self.dbs.vector_queue)?;
         let total: i64 = get_meta::<i64>(&self.dbs, &self.wtxn, meta_keys::BM25_TOTAL_LEN)?.unwrap_or(0);

@@ -10,6 +10,7 @@ mod v2_to_v3;
 mod v3_to_v4;
 mod v4_to_v5;
 mod v5_to_v6;
+mod v6_to_v7;
 
 use heed::RwTxn;
 
@@ -33,6 +34,9 @@ pub(crate) const STEPS: &[Step] = &[
     Step { from: 3, name: "v3 → v4: OCR cache; unreadable PDFs are read again", run: v3_to_v4::run },
     Step { from: 4, name: "v4 → v5: the embedding queue (two-phase ingest)", run: v4_to_v5::run },
     Step { from: 5, name: "v5 → v6: office formats; a list of tables per document", run: v5_to_v6::run },
+    Step {
+        from: 6, name: "v6 → v7: the gate's records and failed-files set, kept by the writer", run: v6_to_v7::run
+    },
 ];
 
 /// Run every step from `found` up to [`FORMAT_VERSION`] and stamp the new
