@@ -16,7 +16,15 @@ scripts/desktop-ui.sh
 # Build with cargo over the whole workspace, then only bundle: `tauri build`
 # would compile the app package alone, whose feature set differs from the
 # workspace's, and so rebuild candle, the core and more (~7 min in CI).
-cargo build --locked --workspace --bins "${cargo_args[@]}"
+# scripts/test.sh sets ALMIRAH_PREBUILT_BINS=1: `cargo test --workspace` has
+# just built every binary (cargo builds a package's binaries for its
+# integration tests), and building them again here with the feature set of a
+# plain build recompiles candle, tauri and more (6-7 min on 2 cores).
+if [ "${ALMIRAH_PREBUILT_BINS:-0}" = 1 ] && [ -x "target/$dir/almirah-desktop" ]; then
+  echo "using target/$dir/almirah-desktop as the tests built it"
+else
+  cargo build --locked --workspace --bins "${cargo_args[@]}"
+fi
 ui/node_modules/.bin/tauri bundle "${bundle_args[@]}" --bundles deb --ci
 deb="$(ls -t target/$dir/bundle/deb/*.deb | head -n 1)"
 echo "app: target/$dir/almirah-desktop"

@@ -83,7 +83,7 @@ fi
 
 step "desktop: one debug build for the .deb and the end-to-end test"
 set +e
-scripts/desktop-build.sh && scripts/desktop-e2e.sh target/debug/almirah-desktop
+ALMIRAH_PREBUILT_BINS=1 scripts/desktop-build.sh && scripts/desktop-e2e.sh target/debug/almirah-desktop
 desktop=$?
 set -e
 if [ "$desktop" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); status=1; fi

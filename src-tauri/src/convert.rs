@@ -152,7 +152,7 @@ pub fn present_amounts(text: &str) -> String {
         } else {
             out.push_str(&rest[..i]);
             out.push_str(": Rs ");
-            out.push_str(&indian_grouping(&digits));
+            out.push_str(&almirah_answer::builtin::table_row::indian_grouping(&digits));
             rest = &rest[i + 6 + digits.len()..];
             continue;
         }
@@ -160,23 +160,6 @@ pub fn present_amounts(text: &str) -> String {
     }
     out.push_str(rest);
     out
-}
-
-/// `148500` → `1,48,500`: the last three digits, then pairs.
-fn indian_grouping(digits: &str) -> String {
-    if digits.len() <= 3 {
-        return digits.to_string();
-    }
-    let (head, tail) = digits.split_at(digits.len() - 3);
-    let mut groups: Vec<&str> = Vec::new();
-    let mut end = head.len();
-    while end > 0 {
-        let start = end.saturating_sub(2);
-        groups.push(&head[start..end]);
-        end = start;
-    }
-    groups.reverse();
-    format!("{},{tail}", groups.join(","))
 }
 
 /// An answer for the chat pane; `[chunk-key]` markers become `[n]`.

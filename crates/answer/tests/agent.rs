@@ -151,7 +151,7 @@ fn fee_and_scholarship_use_the_table_and_circular_14_only() {
         })
         .collect();
     assert!(lookups.len() >= 2, "{}", a.trace.render());
-    assert!(a.text.contains("48500") && a.text.contains("14000"), "{}", a.text);
+    assert!(a.text.contains("Rs 48,500") && a.text.contains("Rs 14,000"), "{}", a.text);
     assert!(cites(&a, "fees@2026-27") && cites(&a, "circular-14@2026-27"), "{:?}", a.citations);
     assert!(!cites(&a, "circular-09"), "{:?}", a.citations);
     let lower = a.text.to_lowercase();
@@ -171,7 +171,7 @@ fn two_rounds_end_with_a_partial_answer_that_names_what_is_missing() {
     let cfg = AgentConfig { budgets: Budgets { max_rounds: 2, ..Budgets::default() }, ..AgentConfig::default() };
     let a = run(Arc::new(BuiltinModel::default()), FEE, &cfg);
     assert_eq!(a.trace.stop_reason, StopReason::BudgetRounds, "{}", a.trace.render());
-    assert!(a.text.contains("48500"), "{}", a.text);
+    assert!(a.text.contains("Rs 48,500"), "{}", a.text);
     assert!(a.text.contains("Not answered within the limits: Is hostel still free"), "{}", a.text);
 }
 

@@ -42,9 +42,9 @@ pub const MIN_COVERAGE: f32 = 0.6;
 pub const TYPED_COVERAGE: f32 = 0.45;
 /// Share of a yes/no question's content terms the evidence must mention
 /// somewhere (every name and number it gives, always).
-const YES_NO_KNOWN: f32 = 0.75;
+pub const YES_NO_KNOWN: f32 = 0.75;
 /// Question terms the evidence may never mention for [`TYPED_COVERAGE`] to apply.
-const MAX_UNKNOWN_TYPED: usize = 1;
+pub const MAX_UNKNOWN_TYPED: usize = 1;
 /// Score bonus of a sentence holding the kind of value asked for.
 const TYPED_BONUS: f32 = 0.2;
 /// Sentences used at most.
@@ -112,20 +112,7 @@ impl BuiltinModel {
     /// capitalised words after the first word (Hyderabad, Dev Anand). An
     /// answer's source must mention every one of them.
     pub fn named_terms(&self, question: &str) -> BTreeSet<String> {
-        let mut names = String::new();
-        for (i, word) in question.split_whitespace().enumerate() {
-            let w = word.trim_matches(|c: char| !c.is_alphanumeric());
-            let acronym = w.len() >= 2
-                && w.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
-                && w.chars().any(|c| c.is_ascii_uppercase());
-            let proper =
-                i > 0 && w.chars().next().is_some_and(char::is_uppercase) && w.chars().skip(1).any(char::is_lowercase);
-            if acronym || proper {
-                names.push_str(w);
-                names.push(' ');
-            }
-        }
-        self.content_terms(&names)
+        self.content_terms(&names::question_names(question).join(" "))
     }
 
     /// Every sentence of the first chunks, scored against the question, best first.

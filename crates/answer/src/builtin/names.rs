@@ -13,11 +13,18 @@ pub fn question_names(question: &str) -> Vec<String> {
         let w = word.trim_matches(|c: char| !c.is_alphanumeric());
         let proper =
             i > 0 && w.chars().next().is_some_and(char::is_uppercase) && w.chars().skip(1).any(char::is_lowercase);
-        if is_acronym(w) || proper {
+        if (is_acronym(w) || proper) && !is_currency(w) {
             names.push(w.to_string());
         }
     }
     names
+}
+
+/// Currency words, which name no thing a source must mention ("Rs 48,500").
+const CURRENCIES: &[&str] = &["rs", "inr", "usd", "eur", "gbp", "rupees", "dollars"];
+
+fn is_currency(word: &str) -> bool {
+    CURRENCIES.contains(&word.to_lowercase().as_str())
 }
 
 /// Whether `word` is an acronym: two or more capitals and digits, one
@@ -65,5 +72,6 @@ mod tests {
         assert!(!mentions(&m, "EL", "Casual leave is for short needs."));
         assert!(!mentions(&m, "Hyderabad", "Metro cities: Mumbai, Delhi"));
         assert_eq!(question_names("how many EL days does Dev get in Oslo?"), ["EL", "Dev", "Oslo"]);
+        assert_eq!(question_names("The MTech tuition: amount Rs 48,500, or INR 48500"), ["MTech"]);
     }
 }

@@ -103,9 +103,10 @@ impl BuiltinModel {
     }
 
     /// Whether the evidence mentions every input number of the question
-    /// and, for a yes/no question, [`YES_NO_KNOWN`] of its content terms and every name it gives, somewhere (text,
-    /// title or headings). "Is there parking at the Oslo office?", asked of
-    /// documents that never say "parking", is out of scope however well
+    /// and, for a yes/no question, [`YES_NO_KNOWN`] of its content terms
+    /// and every name it gives, somewhere (text, title or headings). "Is
+    /// there parking at the Oslo office?", asked of documents that never
+    /// say "parking", is out of scope however well
     /// "Oslo office" matches; a yes/no answer is about that one thing.
     pub fn evidence_speaks_of(&self, question: &str, evidence: &[Evidence]) -> bool {
         let texts: Vec<String> = evidence
