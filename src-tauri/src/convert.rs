@@ -316,7 +316,7 @@ mod tests {
         assert_eq!(present_amounts(row), "programme: MTech; component: tuition; amount: Rs 48,500; per: semester");
         assert_eq!(present_amounts("fee_inr: 148500 and cap_inr: 900"), "fee: Rs 1,48,500 and cap: Rs 900");
         assert_eq!(present_amounts("amount_inr: n/a"), "amount_inr: n/a");
-        assert_eq!(indian_grouping("12345678"), "1,23,45,678");
+        assert_eq!(almirah_answer::builtin::table_row::indian_grouping("12345678"), "1,23,45,678");
     }
 
     #[test]
