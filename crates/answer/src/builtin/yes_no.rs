@@ -1,12 +1,14 @@
 //! Yes/no answers: "Yes: …" or "No: …" before the verbatim evidence, only
 //! when one cited sentence settles the question. The sentence must restate
 //! the question (every content word, [`SETTLES`], and every number it
-//! gives; negation and permission words aside); then the answer is "Yes" when the sentence and the question
-//! agree in polarity and "No" when exactly one of them denies (a negation or
-//! a prohibition such as "forbidden", [`denies`]) ("Can
-//! credit hours be converted to cash?" against "Credit hours cannot be
-//! converted to cash …"). Anything weaker keeps the plain evidence: the
-//! model never says a "yes" or a "no" its evidence does not back.
+//! gives; negation and permission words aside) without a condition
+//! ("unless", "except", "only if"); then the answer is "Yes" when the
+//! sentence and the question agree in polarity and "No" when exactly one of
+//! them denies (a negation or a prohibition such as "forbidden",
+//! [`denies`]): "Can credit hours be converted to cash?" against "Credit
+//! hours cannot be converted to cash." Anything weaker keeps the plain
+//! evidence: the model never says a "yes" or a "no" its evidence does not
+//! back.
 
 use super::{BuiltinModel, Scored, input_numbers, scope};
 use crate::lexicon::{denies, is_negation};
@@ -55,11 +57,18 @@ pub fn reply(model: &BuiltinModel, question: &str, sentence: &Scored) -> Option<
     let said = model.literal_terms(&sentence.text);
     let held = asked.iter().filter(|t| said.contains(*t)).count() as f32 / asked.len().max(1) as f32;
     let numbers_held = input_numbers(question).iter().all(|n| scope::mentions_number(&sentence.text, n));
-    if held < SETTLES || !numbers_held {
+    if held < SETTLES || !numbers_held || conditional(&sentence.text) {
         return None;
     }
     let flips = denies(question) != denies(&sentence.text);
     Some(if flips { Reply::No } else { Reply::Yes })
+}
+
+/// Whether `sentence` makes its rule conditional ("… unless you leave
+/// GSA"), so neither "yes" nor "no" is the whole answer.
+fn conditional(sentence: &str) -> bool {
+    let s = format!(" {} ", sentence.to_lowercase());
+    [" unless ", " except ", " only if ", " provided that ", " subject to ", " if "].iter().any(|c| s.contains(c))
 }
 
 /// Whether `question` asks more than yes or no: two questions, "A or B?",
@@ -88,9 +97,12 @@ mod tests {
     fn a_negated_sentence_answers_no_and_an_agreeing_one_yes() {
         let m = BuiltinModel::default();
         // 18F handbook, overtime page (credit hours).
-        let cash =
-            scored("Credit hours cannot be converted to cash, unless you leave GSA (then they will be paid out).");
+        let cash = scored("Credit hours cannot be converted to cash.");
         assert_eq!(reply(&m, "Can credit hours be converted to cash?", &cash), Some(Reply::No));
+        // The 18F overtime page's real sentence has a condition: no reply word.
+        let unless =
+            scored("Credit hours cannot be converted to cash, unless you leave GSA (then they will be paid out).");
+        assert_eq!(reply(&m, "Can credit hours be converted to cash?", &unless), None);
         let never = scored("Credit hours never expire.");
         assert_eq!(reply(&m, "Do credit hours not expire?", &never), Some(Reply::Yes));
         assert_eq!(reply(&m, "Do credit hours expire?", &never), Some(Reply::No));
