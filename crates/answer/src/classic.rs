@@ -295,17 +295,14 @@ fn call_model(
 fn draft_and_verify(model: &dyn ChatModel, question: &str, evidence: &[Evidence], trace: &mut Trace) -> Draft {
     let first = call_model(model, question, evidence, None, trace);
     let failures = crate::verify::failures(&first, evidence, question);
-    if failures.is_empty() {
+    let verified = if failures.is_empty() {
         crate::verify::record(&first, evidence, question, trace);
-        if provider_error(trace).is_some() {
-            return first;
-        }
-        return crate::fallback::builtin_instead(&model.id(), first, question, evidence, trace);
-    }
-    let note = failures.join("; ");
-    let second = call_model(model, question, evidence, Some(&note), trace);
-    crate::verify::record(&second, evidence, question, trace);
-    let verified = crate::verify::keep_verified(second, evidence, question);
+        first
+    } else {
+        let second = call_model(model, question, evidence, Some(&failures.join("; ")), trace);
+        crate::verify::record(&second, evidence, question, trace);
+        crate::verify::keep_verified(second, evidence, question)
+    };
     if provider_error(trace).is_some() {
         return verified;
     }

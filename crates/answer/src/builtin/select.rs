@@ -95,11 +95,13 @@ impl BuiltinModel {
     /// How many of the question's content terms the evidence (text, title
     /// or headings of the first chunks) never mentions.
     pub fn unknown_terms(&self, question: &str, evidence: &[Evidence]) -> usize {
-        let mut known = BTreeSet::new();
-        for e in evidence.iter().take(MAX_CHUNKS) {
-            known.extend(self.content_terms(&format!("{} {} {}", e.title, e.heading_path.join(" "), e.text)));
-        }
+        let known = self.evidence_terms(&evidence_texts(evidence));
         self.content_terms(question).iter().filter(|t| !known.contains(*t)).count()
+    }
+
+    /// The content terms of `texts`, together.
+    fn evidence_terms(&self, texts: &[String]) -> BTreeSet<String> {
+        texts.iter().flat_map(|t| self.content_terms(t)).collect()
     }
 
     /// Whether the evidence mentions every input number of the question
@@ -109,15 +111,8 @@ impl BuiltinModel {
     /// say "parking", is out of scope however well
     /// "Oslo office" matches; a yes/no answer is about that one thing.
     pub fn evidence_speaks_of(&self, question: &str, evidence: &[Evidence]) -> bool {
-        let texts: Vec<String> = evidence
-            .iter()
-            .take(MAX_CHUNKS)
-            .map(|e| format!("{} {} {}", e.title, e.heading_path.join(" "), e.text))
-            .collect();
-        let mut known = BTreeSet::new();
-        for t in &texts {
-            known.extend(self.content_terms(t));
-        }
+        let texts = evidence_texts(evidence);
+        let known = self.evidence_terms(&texts);
         let terms_known = !scope::asks_yes_no(question) || {
             let terms = self.content_terms(question);
             let all = texts.join(" ");
@@ -127,4 +122,9 @@ impl BuiltinModel {
         let numbers_known = input_numbers(question).iter().all(|n| texts.iter().any(|t| scope::mentions_number(t, n)));
         terms_known && numbers_known
     }
+}
+
+/// Title, headings and text of each of the first [`MAX_CHUNKS`] chunks.
+fn evidence_texts(evidence: &[Evidence]) -> Vec<String> {
+    evidence.iter().take(MAX_CHUNKS).map(|e| format!("{} {} {}", e.title, e.heading_path.join(" "), e.text)).collect()
 }
