@@ -2,8 +2,9 @@
 //! documents (versioned series of circulars with sessions and supersession
 //! statements, a tenth for `hr-only`). "Cold" reads the gate inputs from
 //! the library, as the first snapshot after a commit does (since format
-//! v7 the writer's compact gate records, before it every document's full
-//! metadata); "warm" builds the gate for another as-of date from the
+//! v8 the writer's gate state; "records" builds it from the v7 per-document
+//! records instead, as the writer does once per commit that changes one,
+//! timed as "rebuild"; before v7 every document's full metadata); "warm" builds the gate for another as-of date from the
 //! state's cached inputs; "snapshot" opens whole snapshots for today and
 //! the profile's audience, which reuse the gate itself.
 
@@ -29,6 +30,14 @@ pub struct GateTiming {
     pub cold_p50_ms: f64,
     /// See `cold_p50_ms`.
     pub cold_p95_ms: f64,
+    /// Status records built from the per-document gate records (format v7's
+    /// read path) and the gate, p50 and p95, ms.
+    pub records_p50_ms: f64,
+    /// See `records_p50_ms`.
+    pub records_p95_ms: f64,
+    /// The writer's rebuild of the stored gate state (records read, built,
+    /// encoded), p50, ms.
+    pub rebuild_p50_ms: f64,
     /// Gate built from cached inputs, p50 and p95, ms.
     pub warm_p50_ms: f64,
     /// See `warm_p50_ms`.
@@ -66,6 +75,8 @@ fn one_size(opts: &Options, documents: usize) -> Result<GateTiming> {
     let dbs = engine.store().dbs();
     let mut cold = Vec::with_capacity(builds);
     let mut warm = Vec::with_capacity(builds);
+    let mut records = Vec::with_capacity(builds);
+    let mut rebuild = Vec::with_capacity(builds);
     let inputs = std::sync::Arc::new(GateInputs::load(dbs, &rtxn, &[])?);
     for i in 0..builds {
         let as_of = engine.as_of(chrono::NaiveDate::from_ymd_opt(2020 + (i % 7) as i32, 1 + (i % 12) as u32, 1), None);
@@ -76,6 +87,13 @@ fn one_size(opts: &Options, documents: usize) -> Result<GateTiming> {
         let t = Instant::now();
         std::hint::black_box(Gate::from_inputs(inputs.clone(), as_of, &audiences));
         warm.push(t.elapsed().as_secs_f64() * 1000.0);
+        let t = Instant::now();
+        let built = std::sync::Arc::new(GateInputs::from_gate_records(dbs, &rtxn, &[])?);
+        std::hint::black_box(Gate::from_inputs(built, as_of, &audiences));
+        records.push(t.elapsed().as_secs_f64() * 1000.0);
+        let t = Instant::now();
+        std::hint::black_box(almirah_core::freshness::gate::stored_records(dbs, &rtxn)?.encode());
+        rebuild.push(t.elapsed().as_secs_f64() * 1000.0);
     }
     drop(rtxn);
     let today = engine.as_of(None, None);
@@ -87,12 +105,17 @@ fn one_size(opts: &Options, documents: usize) -> Result<GateTiming> {
     }
     let (cold_p50_ms, cold_p95_ms) = percentiles(&mut cold);
     let (warm_p50_ms, warm_p95_ms) = percentiles(&mut warm);
+    let (records_p50_ms, records_p95_ms) = percentiles(&mut records);
+    let (rebuild_p50_ms, _) = percentiles(&mut rebuild);
     let (snapshot_p50_ms, snapshot_p95_ms) = percentiles(&mut snapshots);
     Ok(GateTiming {
         documents,
         builds,
         cold_p50_ms,
         cold_p95_ms,
+        records_p50_ms,
+        records_p95_ms,
+        rebuild_p50_ms,
         warm_p50_ms,
         warm_p95_ms,
         snapshot_p50_ms,

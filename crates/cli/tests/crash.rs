@@ -109,13 +109,13 @@ fn sigkill_at_named_points_and_random_moments_never_corrupts_the_index() {
     assert!(kills >= 20, "only {kills} kills landed");
 }
 
-/// A kill during a format upgrade (v1 → current and v6 → current, all
-/// steps in one transaction) leaves the old format; the next open upgrades
-/// it fully, and the gate records the last step (v6 → v7) writes agree with
-/// the documents.
+/// A kill during a format upgrade (v1, v6 and v7 → current, all steps in
+/// one transaction) leaves the old format; the next open upgrades it fully,
+/// and the gate records (v6 → v7) and gate state (v7 → v8) the last steps
+/// write agree with the documents.
 #[test]
 fn sigkill_during_a_format_upgrade_leaves_the_old_format_and_the_next_open_upgrades() {
-    for version in [1, 6] {
+    for version in [1, 6, 7] {
         let fixture = format!("{}/../core/tests/fixtures/format-v{version}/data.mdb", env!("CARGO_MANIFEST_DIR"));
         let lib = common::Library::hash(25);
         std::fs::create_dir_all(lib.data()).unwrap();
@@ -141,7 +141,7 @@ fn sigkill_during_a_format_upgrade_leaves_the_old_format_and_the_next_open_upgra
     }
 }
 
-/// After the upgrade the stored gate records equal what the metadata gives.
+/// After the upgrade the stored gate records and state equal what the metadata gives.
 fn assert_gate_records_agree(data: &std::path::Path, version: u32) {
     let mut cfg = almirah_core::EngineConfig::new(data);
     cfg.embedder = almirah_core::embed::EmbedderConfig::Hash { dimensions: 64 };

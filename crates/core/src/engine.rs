@@ -437,6 +437,7 @@ impl Engine {
                 dbs.overrides.put(&mut wtxn, &doc, &current)?;
             }
             store::gate_records::refresh_doc(dbs, &mut wtxn, doc)?;
+            store::gate_records::refresh_state(dbs, &mut wtxn)?;
             Ok(wtxn.commit()?)
         })
     }

@@ -33,20 +33,30 @@ pub struct GateInputs {
 }
 
 impl GateInputs {
-    /// Read the stored gate records in `rtxn`; `folders` give each failed
-    /// file's date order.
+    /// Read the writer's gate state in `rtxn` (format v8: the status records
+    /// built, one value of about 60 bytes per document; built from the
+    /// per-document records when absent) and the failed-files set;
+    /// `folders` give each failed file's date order.
     ///
     /// # Errors
-    /// LMDB errors; [`Error::DataCorruption`] for a record that does not decode.
+    /// LMDB errors; [`Error::DataCorruption`] for a state or record that
+    /// does not decode.
     pub fn load(dbs: &Databases, rtxn: &RoTxn<'_>, folders: &[FolderSettings]) -> Result<Self> {
-        let mut views = Vec::with_capacity(dbs.gate_docs.len(rtxn)? as usize);
-        for entry in dbs.gate_docs.iter(rtxn)? {
-            let (id, bytes) = entry?;
-            let view = RecordView::decode(bytes)
-                .map_err(|e| Error::DataCorruption(format!("gate record of document {id}: {e}")))?;
-            views.push((id, view));
-        }
-        Self::from_views(dbs, rtxn, &views, folders)
+        let records = match dbs.gate_state.get(rtxn, GATE_STATE)? {
+            Some(bytes) => StatusRecords::decode(bytes)
+                .map_err(|e| Error::DataCorruption(format!("the stored gate state: {e}")))?,
+            None => stored_records(dbs, rtxn)?,
+        };
+        Self::with_marks(dbs, rtxn, records, folders)
+    }
+
+    /// The inputs built from the per-document gate records, ignoring the
+    /// stored gate state (format v7's read path; the benchmark's "before").
+    ///
+    /// # Errors
+    /// As [`GateInputs::load`].
+    pub fn from_gate_records(dbs: &Databases, rtxn: &RoTxn<'_>, folders: &[FolderSettings]) -> Result<Self> {
+        Self::with_marks(dbs, rtxn, stored_records(dbs, rtxn)?, folders)
     }
 
     /// The inputs recomputed from every document's full metadata (overrides
@@ -63,23 +73,41 @@ impl GateInputs {
         }
         let mut views = Vec::with_capacity(encoded.len());
         for (id, bytes) in &encoded {
-            let view = RecordView::decode(bytes)
-                .map_err(|e| Error::DataCorruption(format!("gate record of document {id}: {e}")))?;
-            views.push((*id, view));
+            views.push((*id, decode_record(*id, bytes)?));
         }
-        Self::from_views(dbs, rtxn, &views, folders)
+        Self::with_marks(dbs, rtxn, StatusRecords::from_views(&views), folders)
     }
 
-    fn from_views(
+    fn with_marks(
         dbs: &Databases,
         rtxn: &RoTxn<'_>,
-        views: &[(DocId, RecordView<'_>)],
+        records: StatusRecords,
         folders: &[FolderSettings],
     ) -> Result<Self> {
-        let (records, series) = StatusRecords::from_views(views);
-        let unreadable_newer = super::unreadable::marks(dbs, rtxn, views, &series, folders)?;
+        let unreadable_newer = super::unreadable::marks(dbs, rtxn, &records, folders)?;
         Ok(Self { records, unreadable_newer })
     }
+}
+
+/// Key of the one entry of [`Databases::gate_state`].
+pub const GATE_STATE: &str = "state";
+
+/// The status records built from the stored per-document gate records in
+/// `txn` (what the writer stores as the gate state).
+///
+/// # Errors
+/// LMDB errors; [`Error::DataCorruption`] for a record that does not decode.
+pub fn stored_records(dbs: &Databases, txn: &RoTxn<'_>) -> Result<StatusRecords> {
+    let mut views = Vec::with_capacity(dbs.gate_docs.len(txn)? as usize);
+    for entry in dbs.gate_docs.iter(txn)? {
+        let (id, bytes) = entry?;
+        views.push((id, decode_record(id, bytes)?));
+    }
+    Ok(StatusRecords::from_views(&views))
+}
+
+fn decode_record(id: DocId, bytes: &[u8]) -> Result<RecordView<'_>> {
+    RecordView::decode(bytes).map_err(|e| Error::DataCorruption(format!("gate record of document {id}: {e}")))
 }
 
 /// The gate's verdicts for one as-of date and one audience.

@@ -303,12 +303,29 @@ impl Runs<'_> {
     }
 }
 
-struct Reader<'a> {
+/// A bounds-checked little-endian reader of stored bytes (also the gate
+/// state's, `records::codec`).
+pub(super) struct Reader<'a> {
     bytes: &'a [u8],
     at: usize,
 }
 
 impl<'a> Reader<'a> {
+    /// A reader at the start of `bytes`.
+    pub(super) fn new(bytes: &'a [u8]) -> Self {
+        Self { bytes, at: 0 }
+    }
+
+    /// Whether every byte was read.
+    pub(super) fn done(&self) -> bool {
+        self.at == self.bytes.len()
+    }
+
+    /// Where the reader is, for errors.
+    pub(super) fn at(&self) -> usize {
+        self.at
+    }
+
     fn take(&mut self, n: usize) -> Result<&'a [u8], RecordError> {
         let end = self.at.checked_add(n).filter(|e| *e <= self.bytes.len()).ok_or(RecordError::Malformed(self.at))?;
         let out = &self.bytes[self.at..end];
@@ -316,16 +333,16 @@ impl<'a> Reader<'a> {
         Ok(out)
     }
 
-    fn u8(&mut self) -> Result<u8, RecordError> {
+    pub(super) fn u8(&mut self) -> Result<u8, RecordError> {
         Ok(self.take(1)?[0])
     }
 
-    fn u32(&mut self) -> Result<u32, RecordError> {
+    pub(super) fn u32(&mut self) -> Result<u32, RecordError> {
         let b = self.take(4)?;
         Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
 
-    fn i32(&mut self) -> Result<i32, RecordError> {
+    pub(super) fn i32(&mut self) -> Result<i32, RecordError> {
         Ok(self.u32()? as i32)
     }
 
@@ -334,14 +351,14 @@ impl<'a> Reader<'a> {
         NaiveDate::from_num_days_from_ce_opt(self.i32()?).ok_or(RecordError::Malformed(at))
     }
 
-    fn str(&mut self) -> Result<&'a str, RecordError> {
+    pub(super) fn str(&mut self) -> Result<&'a str, RecordError> {
         let len = self.u32()? as usize;
         let at = self.at;
         std::str::from_utf8(self.take(len)?).map_err(|_| RecordError::Malformed(at))
     }
 
     /// A counted list of `width`-byte items.
-    fn fixed(&mut self, width: usize) -> Result<&'a [u8], RecordError> {
+    pub(super) fn fixed(&mut self, width: usize) -> Result<&'a [u8], RecordError> {
         let count = self.u32()? as usize;
         let at = self.at;
         self.take(count.checked_mul(width).ok_or(RecordError::Malformed(at))?)
@@ -364,11 +381,11 @@ impl<'a> Reader<'a> {
     }
 }
 
-fn put_len(out: &mut Vec<u8>, len: usize) {
+pub(super) fn put_len(out: &mut Vec<u8>, len: usize) {
     out.extend_from_slice(&u32::try_from(len).unwrap_or(u32::MAX).to_le_bytes());
 }
 
-fn put_str(out: &mut Vec<u8>, s: &str) {
+pub(super) fn put_str(out: &mut Vec<u8>, s: &str) {
     let s = cut(s);
     put_len(out, s.len());
     out.extend_from_slice(s.as_bytes());

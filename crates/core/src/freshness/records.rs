@@ -29,8 +29,8 @@ use crate::ids::{ChunkId, ChunkSet, DocId};
 pub type Pos = u32;
 
 /// The versioned documents of each series, in position order, borrowing
-/// the stored records (for the unreadable-newer-version marks).
-pub type SeriesIndex<'a> = HashMap<&'a str, Vec<Pos>, RandomState>;
+/// the stored records.
+type SeriesIndex<'a> = HashMap<&'a str, Vec<Pos>, RandomState>;
 
 /// The hasher of the per-state indexes: fast on short strings, and seeded
 /// per process, so crafted references cannot make the gate slow.
@@ -39,8 +39,10 @@ type RandomState = foldhash::fast::RandomState;
 /// The audience index of a document everyone may see.
 const OPEN: u32 = u32::MAX;
 
-/// Every document's status record, in document-id order.
-#[derive(Debug, Default)]
+/// Every document's status record, in document-id order. The writer keeps
+/// it built (format v8, [`StatusRecords::encode`]), so a reader decodes
+/// flat arrays instead of resolving references.
+#[derive(Debug, Default, PartialEq)]
 pub struct StatusRecords {
     docs: Vec<Record>,
     /// Series with more than one version: positions, newest version first.
@@ -55,10 +57,17 @@ pub struct StatusRecords {
     text: String,
     /// The distinct restricted audiences (lower-cased); records index it.
     audiences: Vec<Vec<String>>,
+    /// Version numbers; each record with one holds a span of it.
+    versions: Vec<u64>,
+    /// Every versioned series (one member or more): its key (a span of
+    /// `text`) and its members (a span of `series_members`), by key.
+    series_keys: Vec<(Span, Span)>,
+    /// Members of `series_keys`, in position order within each series.
+    series_members: Vec<Pos>,
 }
 
 /// One document as the status rules see it.
-#[derive(Debug)]
+#[derive(Debug, PartialEq)]
 struct Record {
     id: DocId,
     /// `DocMeta::in_force_from`: effective date, else a real issue date.
@@ -71,10 +80,14 @@ struct Record {
     edges: Span,
     runs: Span,
     series: Option<Span>,
+    /// Its version number, a span of `versions`.
+    version: Option<Span>,
+    /// Whether versioning applies (series ranking, unreadable marks).
+    versioned: bool,
 }
 
 /// A range of one of the flat vectors of [`StatusRecords`].
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
 struct Span {
     start: u32,
     end: u32,
@@ -87,7 +100,7 @@ impl Span {
 }
 
 /// An amending document, how marks name it, and the documents it amends.
-#[derive(Debug)]
+#[derive(Debug, PartialEq)]
 struct Amendment {
     by: Pos,
     label: String,
@@ -96,7 +109,7 @@ struct Amendment {
 
 /// A series member with its version rank (0 = newest; equal version keys
 /// share a rank) and whether it has any version key at all.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 struct SeriesMember {
     pos: Pos,
     rank: u32,
@@ -148,15 +161,14 @@ impl StatusRecords {
             metas.iter().map(|(id, m)| (*id, GateRecord::from_meta(m, []).encode())).collect();
         let views: Vec<(DocId, RecordView<'_>)> =
             encoded.iter().filter_map(|(id, bytes)| Some((*id, RecordView::decode(bytes).ok()?))).collect();
-        Self::from_views(&views).0
+        Self::from_views(&views)
     }
 
-    /// Records for `views` (stored records, in document-id order), with the
-    /// versioned series they form.
-    pub fn from_views<'a>(views: &[(DocId, RecordView<'a>)]) -> (Self, SeriesIndex<'a>) {
+    /// Records for `views` (stored records, in document-id order).
+    pub fn from_views(views: &[(DocId, RecordView<'_>)]) -> Self {
         let mut out = Self { docs: Vec::with_capacity(views.len()), ..Self::default() };
         let mut refs = RefIndex::with_capacity(views.len() * 3);
-        let mut series: SeriesIndex<'a> = HashMap::with_capacity_and_hasher(views.len(), RandomState::default());
+        let mut series: SeriesIndex<'_> = HashMap::with_capacity_and_hasher(views.len(), RandomState::default());
         for (pos, (id, view)) in views.iter().enumerate() {
             let pos = pos as Pos;
             view.references.iter().for_each(|r| refs.add(r, pos));
@@ -172,6 +184,8 @@ impl StatusRecords {
                 edges: Span::default(),
                 runs: out.push_runs(view),
                 series: view.series.map(|s| out.push_text(s)),
+                version: view.version_number.map(|v| out.push_version(v.iter())),
+                versioned: view.versioned,
             };
             out.docs.push(record);
         }
@@ -189,7 +203,48 @@ impl StatusRecords {
             }
         }
         out.series = series_groups(views, &series);
-        (out, series)
+        out.index_series(&series);
+        out
+    }
+
+    /// Fill `series_keys` and `series_members` from `series`.
+    fn index_series(&mut self, series: &SeriesIndex<'_>) {
+        let mut keys: Vec<(&str, &Vec<Pos>)> = series.iter().map(|(k, m)| (*k, m)).collect();
+        keys.sort_unstable_by_key(|(k, _)| *k);
+        for (_, members) in keys {
+            let Some(key) = members.first().and_then(|p| self.docs[*p as usize].series) else { continue };
+            let start = self.series_members.len() as u32;
+            self.series_members.extend(members);
+            self.series_keys.push((key, Span { start, end: self.series_members.len() as u32 }));
+        }
+    }
+
+    fn push_version(&mut self, number: impl Iterator<Item = u64>) -> Span {
+        let start = self.versions.len() as u32;
+        self.versions.extend(number);
+        Span { start, end: self.versions.len() as u32 }
+    }
+
+    /// The positions of the versioned documents whose series key is `key`
+    /// (as stored), in position order.
+    pub fn versioned_in_series(&self, key: &str) -> &[Pos] {
+        let text = |span: Span| self.text.get(span.range()).unwrap_or("");
+        match self.series_keys.binary_search_by(|(k, _)| text(*k).cmp(key)) {
+            Ok(i) => self.series_members.get(self.series_keys[i].1.range()).unwrap_or(&[]),
+            Err(_) => &[],
+        }
+    }
+
+    /// The version key of the document at `pos`: version number, in force
+    /// from, session ([`compare_versions`] orders them).
+    pub fn version_key(&self, pos: Pos) -> (Option<&[u64]>, Option<NaiveDate>, Option<Session>) {
+        let Some(r) = self.docs.get(pos as usize) else { return (None, None, None) };
+        (r.version.and_then(|s| self.versions.get(s.range())), r.in_force_from, r.session)
+    }
+
+    /// The document id at `pos`.
+    pub fn id(&self, pos: Pos) -> Option<DocId> {
+        self.docs.get(pos as usize).map(|r| r.id)
     }
 
     fn audience_index(&mut self, audience: Option<Strs<'_>>) -> u32 {
@@ -426,6 +481,8 @@ fn ranked(views: &[(DocId, RecordView<'_>)], members: Vec<Pos>) -> Vec<SeriesMem
     }
     out
 }
+
+mod codec;
 
 #[cfg(test)]
 mod tests {

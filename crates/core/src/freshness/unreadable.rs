@@ -9,8 +9,7 @@ use heed::RoTxn;
 
 use super::describe::{FolderSettings, sidecar_audience};
 use super::meta::{DocMeta, Field, Provenance};
-use super::record::RecordView;
-use super::records::SeriesIndex;
+use super::records::StatusRecords;
 use super::series::{analyse_path, compare_versions};
 use super::status::audience_allowed;
 use crate::error::Result;
@@ -62,8 +61,8 @@ impl UnreadableMark {
 
 /// Documents with an unreadable newer version, with the marks to show, in
 /// path order. The failed files are the writer's failed-files set
-/// ([`crate::store::gate_records`]); the documents are the stored gate
-/// records `views` (document-id order) and the versioned series they form.
+/// ([`crate::store::gate_records`]); the documents are the status
+/// `records` built from the stored gate records, with their series index.
 /// A failed file's path is read with the date order of the watched folder
 /// holding it (`folders`; day-month when none does).
 ///
@@ -73,8 +72,7 @@ impl UnreadableMark {
 pub fn marks(
     dbs: &Databases,
     rtxn: &RoTxn<'_>,
-    views: &[(DocId, RecordView<'_>)],
-    series: &SeriesIndex<'_>,
+    records: &StatusRecords,
     folders: &[FolderSettings],
 ) -> Result<BTreeMap<DocId, Vec<UnreadableMark>>> {
     let mut out = BTreeMap::new();
@@ -96,14 +94,12 @@ pub fn marks(
         let newer = (tokens.version.as_deref(), tokens.date, tokens.session);
         let reason = failed.reason.clone().unwrap_or_else(|| failed.status.as_str().to_string());
         let mut who: Option<DocMeta> = None;
-        for pos in series.get(tokens.series_key.as_str()).into_iter().flatten() {
-            let Some((id, view)) = views.get(*pos as usize) else { continue };
-            let number: Option<Vec<u64>> = view.version_number.map(|v| v.iter().collect());
-            let older = (number.as_deref(), view.in_force_from, view.session);
-            if compare_versions(newer, older) == std::cmp::Ordering::Greater {
+        for &pos in records.versioned_in_series(tokens.series_key.as_str()) {
+            let Some(id) = records.id(pos) else { continue };
+            if compare_versions(newer, records.version_key(pos)) == std::cmp::Ordering::Greater {
                 let meta = who.get_or_insert_with(|| failed_file_meta(Path::new(path), folders)).clone();
                 let text = format!("a newer version exists but could not be read: {rel} ({reason})");
-                out.entry(*id).or_insert_with(Vec::new).push(UnreadableMark { text, meta });
+                out.entry(id).or_insert_with(Vec::new).push(UnreadableMark { text, meta });
             }
         }
     }

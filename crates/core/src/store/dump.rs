@@ -48,6 +48,7 @@ pub fn dump(store: &Store) -> Result<Dump> {
         ("chunk-lens", dbs.chunk_lens.remap_types()),
         ("gate-docs", dbs.gate_docs.remap_types()),
         ("gate-failed", dbs.gate_failed.remap_types()),
+        ("gate-state", dbs.gate_state.remap_types()),
     ];
     for (name, db) in raw {
         let mut n = 0u64;

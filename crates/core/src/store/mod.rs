@@ -28,7 +28,7 @@ use crate::error::{Error, Result};
 use crate::ids::{ChunkId, ChunkSet, DocId, IdCodec, IdSetCodec};
 
 /// On-disk format version. Bump it with an upgrade step for every layout change.
-pub const FORMAT_VERSION: u32 = 7;
+pub const FORMAT_VERSION: u32 = 8;
 /// Version of the BM25 tokenizer; a change forces a keyword-index rebuild.
 pub const TOKENIZER_VERSION: u32 = 1;
 
@@ -115,6 +115,13 @@ pub struct Databases {
     /// The failed-files set (since format v7): path → why a file that serves
     /// no document could not be read ([`gate_records::FailedFile`]).
     pub gate_failed: heed::Database<'static, Str, SerdeBincode<gate_records::FailedFile>>,
+    /// The gate state (since format v8): under
+    /// [`crate::freshness::gate::GATE_STATE`], every document's status
+    /// record with references resolved and series ranked
+    /// ([`crate::freshness::records::StatusRecords::encode`]), rebuilt by the
+    /// writer in every transaction that changes a gate record, so the first
+    /// gate after a commit decodes it instead of resolving references.
+    pub gate_state: heed::Database<'static, Str, Bytes>,
 }
 
 /// Key of [`Databases::vector_queue`] holding the chunks waiting for a vector.
@@ -151,7 +158,7 @@ pub struct Store {
     path: PathBuf,
 }
 
-const DB_NAMES: [&str; 21] = [
+const DB_NAMES: [&str; 22] = [
     "meta",
     "files",
     "documents",
@@ -173,6 +180,7 @@ const DB_NAMES: [&str; 21] = [
     "vector-queue",
     "gate-docs",
     "gate-failed",
+    "gate-state",
 ];
 
 impl Store {
@@ -207,7 +215,7 @@ impl Store {
                 for name in DB_NAMES {
                     dbs.push(opener.create_database::<Bytes, Bytes>(wtxn, Some(name))?);
                 }
-                let array: [_; 21] = dbs.try_into().map_err(|_| Error::DataCorruption("database count".into()))?;
+                let array: [_; 22] = dbs.try_into().map_err(|_| Error::DataCorruption("database count".into()))?;
                 Ok(CommitOrAbort::<_, ()>::Commit(array))
             })?
             .unwrap_commit();
@@ -233,6 +241,7 @@ impl Store {
             vector_queue: raw[18].remap_types(),
             gate_docs: raw[19].remap_types(),
             gate_failed: raw[20].remap_types(),
+            gate_state: raw[21].remap_types(),
         })
     }
 

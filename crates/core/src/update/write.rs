@@ -345,9 +345,14 @@ impl Batch<'_> {
 
     /// Refresh the gate records of everything the batch touched, from what
     /// it wrote (after the chunk facets are applied).
+    /// The gate state follows when any document's record may have changed.
     fn refresh_gate_records(&mut self) -> Result<()> {
-        for doc in std::mem::take(&mut self.gate_docs) {
-            gate_records::refresh_doc(&self.dbs, &mut self.wtxn, doc)?;
+        let docs = std::mem::take(&mut self.gate_docs);
+        for doc in &docs {
+            gate_records::refresh_doc(&self.dbs, &mut self.wtxn, *doc)?;
+        }
+        if !docs.is_empty() {
+            gate_records::refresh_state(&self.dbs, &mut self.wtxn)?;
         }
         for path in std::mem::take(&mut self.gate_files) {
             gate_records::refresh_file(&self.dbs, &mut self.wtxn, &path)?;

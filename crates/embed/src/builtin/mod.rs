@@ -133,8 +133,12 @@ impl Embedder for BuiltinEmbedder {
         &self.id
     }
 
+    /// Texts per call: one forward pass of [`MAX_BATCH`] (or the
+    /// configured limit) for each worker, so a caller that splits its texts
+    /// by this keeps every worker busy (a call of one pass's worth ran a
+    /// single pass split over the cores, the slower shape).
     fn max_batch(&self) -> usize {
-        self.max_batch
+        self.max_batch * self.workers.len().max(1)
     }
 
     /// Texts are batched by similar length (sorted; padding at most 1.25x), so a short
