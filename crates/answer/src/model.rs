@@ -155,4 +155,11 @@ pub trait ChatModel: Send + Sync {
     fn plans_in_code(&self) -> bool {
         false
     }
+
+    /// Whether, unless configured otherwise, the agent loop should ask this
+    /// model for JSON actions and structured drafts (`[agent] action_mode`):
+    /// true for a small model on a local server that honours schemas.
+    fn prefers_structured_output(&self) -> bool {
+        false
+    }
 }

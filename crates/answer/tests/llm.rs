@@ -37,7 +37,7 @@ fn the_loop_keeps_its_invariants_with_a_real_small_model() {
     let model: Arc<dyn almirah_answer::model::ChatModel> =
         Arc::from(from_spec(&format!("openai:{url}:qwen2.5-coder-0.5b"), &options).unwrap());
     let budgets = Budgets { max_rounds: 3, max_tool_calls: 4, max_input_tokens: 16_000, max_wall_ms: 300_000 };
-    let cfg = AgentConfig { budgets, action_mode: true, ..AgentConfig::default() };
+    let cfg = AgentConfig { budgets, action_mode: Some(true), ..AgentConfig::default() };
     let (mut cited, mut fallbacks) = (0, 0);
     let mut summary = Vec::new();
     for q in QUESTIONS {

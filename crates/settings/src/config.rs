@@ -34,7 +34,7 @@ pub struct Config {
     /// The chat model: `[model] spec = "ollama:qwen2.5:1.5b"  mode = "auto"`, plus
     /// provider options (`request_timeout_ms`, `api_key_env`, `ollama_url`, …).
     pub model: ModelSection,
-    /// The agent loop: `[agent] action_mode = true  handover = "…"` and
+    /// The agent loop: `[agent] action_mode = true` (unset: on for local servers), `handover = "…"` and
     /// `[agent.budgets] max_rounds = 5  max_tool_calls = 8  max_input_tokens = 24000  max_wall_ms = 120000`.
     pub agent: almirah_answer::agent::AgentConfig,
     /// Watched folders and their settings: `[[folders]] path = "…"  recursive = true

@@ -158,7 +158,7 @@ impl Machine {
         let (tools, schema) = if judging {
             messages.push(Message { role: Role::User, content: prompt::JUDGE.into() });
             (Vec::new(), Some(action::verdict_schema()))
-        } else if self.cfg.action_mode {
+        } else if self.cfg.action_mode() {
             messages.push(Message { role: Role::User, content: prompt::ACTION.into() });
             (Vec::new(), Some(action::action_schema()))
         } else {

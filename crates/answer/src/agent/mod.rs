@@ -58,8 +58,24 @@ pub struct AgentConfig {
     /// Shown when no verified answer can be given (with the trace attached).
     pub handover: String,
     /// Ask for one JSON action per round (`response_format`) instead of
-    /// native tool calls: for small local models.
-    pub action_mode: bool,
+    /// native tool calls, and draft with a schema whose citation field is
+    /// an enum of the passages shown: for small local models. Unset (the
+    /// default): on for a model on a local server that has not refused a
+    /// schema ([`crate::model::ChatModel::prefers_structured_output`]).
+    pub action_mode: Option<bool>,
+}
+
+impl AgentConfig {
+    /// Whether the loop asks for JSON actions and structured drafts.
+    pub fn action_mode(&self) -> bool {
+        self.action_mode.unwrap_or(false)
+    }
+
+    /// This configuration with `action_mode` decided for `model` when unset.
+    pub fn for_model(&self, model: &dyn crate::model::ChatModel) -> Self {
+        let action_mode = Some(self.action_mode.unwrap_or_else(|| model.prefers_structured_output()));
+        Self { action_mode, ..self.clone() }
+    }
 }
 
 impl Default for AgentConfig {
@@ -69,7 +85,7 @@ impl Default for AgentConfig {
             handover: "I could not give a verified answer to all of this. Please ask the office that issued \
                        these documents."
                 .into(),
-            action_mode: false,
+            action_mode: None,
         }
     }
 }

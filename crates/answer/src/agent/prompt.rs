@@ -8,7 +8,7 @@ use super::AgentConfig;
 
 /// The system prompt for the loop.
 pub fn system(cfg: &AgentConfig, as_of: AsOf) -> String {
-    let how = if cfg.action_mode {
+    let how = if cfg.action_mode() {
         "Each turn, reply with one JSON action: {\"action\": \"search\", \"query\": \"...\"} to search, or \
          {\"action\": \"answer\", \"query\": \"\"} when the results above answer every part of the question."
     } else {

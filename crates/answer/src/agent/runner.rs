@@ -66,7 +66,7 @@ pub async fn run(
         reader.snapshot_with_max_age(as_of, Duration::from_millis(cfg.budgets.max_wall_ms) + SNAPSHOT_GRACE)?;
     let hops = route.label == RouteLabel::MultiHop;
     let parts = if route.parts.is_empty() { vec![question.to_string()] } else { route.parts.clone() };
-    let mut m = Machine::new(question, parts, hops, as_of, cfg.clone(), trace);
+    let mut m = Machine::new(question, parts, hops, as_of, cfg.for_model(model.as_ref()), trace);
     let policy = super::policy::for_model(model.clone());
     loop {
         crate::classic::check_cancelled(status)?;
@@ -124,7 +124,7 @@ async fn draft(model: Arc<dyn ChatModel>, m: &Machine, retry_note: Option<String
     let question = m.question().to_string();
     let evidence = m.evidence.clone();
     let outcomes: Vec<ToolOutcome> = m.outcomes().to_vec();
-    let structured = m.config().action_mode;
+    let structured = m.config().action_mode();
     let job = tokio::task::spawn_blocking(move || {
         if structured && !model.drafts_per_query() {
             return super::draft::structured(model.as_ref(), &question, &evidence, retry_note.as_deref());

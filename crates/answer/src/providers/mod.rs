@@ -19,6 +19,7 @@ pub mod keys;
 mod openai;
 pub mod parse;
 pub mod prompt;
+mod schema_support;
 mod spec;
 mod transport;
 

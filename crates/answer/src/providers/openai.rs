@@ -7,6 +7,11 @@
 //! - A response schema goes out as `response_format: {"type": "json_schema",
 //!   "json_schema": {"name": "action", "schema": …, "strict": true}}`; the
 //!   reply then stays content (the caller parses it, see [`super::parse::json_payload`]).
+//!   A server that refuses the field is remembered ([`super::schema_support`]):
+//!   the request is sent again without it, and so is every later one.
+//! - A model on a local server (loopback address, or Ollama) prefers
+//!   structured output by default (`[agent] action_mode` unset) until its
+//!   server refuses a schema.
 //! - Replies: native `tool_calls` (arguments arrive as a JSON string), else
 //!   calls written in the content ([`super::parse`]), only to offered tools.
 //! - `Role::Tool` messages go out as user text (`Tool result:` …): a `tool`
@@ -17,7 +22,8 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::parse::{chat_response, parse_arguments, strip_thinking};
-use super::transport::{AuthStyle, Transport};
+use super::schema_support::{self, SchemaSupport};
+use super::transport::{AuthStyle, Transport, TransportError};
 use super::{Endpoint, ProviderOptions, join_url, parse_json, transport_config};
 use crate::evidence::Evidence;
 use crate::model::{ChatModel, ChatRequest, ChatResponse, Draft, ModelError, Role, ToolCall, Usage};
@@ -31,6 +37,8 @@ pub struct OpenAiChat {
     temperature: f32,
     max_output_tokens: u32,
     transport: Transport,
+    /// Whether the server runs on this machine (see [`schema_support::is_local`]).
+    local: bool,
 }
 
 #[derive(Deserialize)]
@@ -82,11 +90,35 @@ impl OpenAiChat {
         let transport = Transport::new(&id, transport_config(key, AuthStyle::Bearer, options))?;
         let url = join_url(&base_url, "chat/completions");
         let (temperature, max_output_tokens) = (options.temperature, options.max_output_tokens);
-        Ok(Self { id, url, model, temperature, max_output_tokens, transport })
+        let local = id.starts_with("ollama:") || schema_support::is_local(&base_url);
+        Ok(Self { id, url, model, temperature, max_output_tokens, transport, local })
     }
 
-    /// The JSON body of `request`.
-    fn body(&self, request: &ChatRequest) -> Value {
+    /// Send `request`, with its schema unless the server refused one; a
+    /// refusal of the schema is remembered and the request sent without it.
+    fn send(&self, request: &ChatRequest) -> Result<Vec<u8>, ModelError> {
+        let with_schema =
+            request.response_schema.is_some() && schema_support::support(&self.url) != SchemaSupport::Refused;
+        match self.transport.post_json_raw(&self.url, &self.body(request, with_schema)) {
+            Ok(bytes) => {
+                if with_schema {
+                    schema_support::remember(&self.url, SchemaSupport::Honoured);
+                }
+                Ok(bytes)
+            }
+            Err(TransportError::Refused { status, message })
+                if with_schema && schema_support::refuses_schema(status, &message) =>
+            {
+                tracing::info!(model = %self.id, status, "the server refuses response_format; sending without it");
+                schema_support::remember(&self.url, SchemaSupport::Refused);
+                self.transport.post_json(&self.url, &self.body(request, false))
+            }
+            Err(e) => Err(self.transport.error(&e)),
+        }
+    }
+
+    /// The JSON body of `request`, with its response schema if `with_schema`.
+    fn body(&self, request: &ChatRequest, with_schema: bool) -> Value {
         let messages: Vec<Value> = request.messages.iter().map(|m| wire_message(m.role, &m.content)).collect();
         let mut body = json!({
             "model": self.model,
@@ -107,7 +139,7 @@ impl OpenAiChat {
                 .collect();
             body["tools"] = Value::Array(tools);
         }
-        if let Some(schema) = &request.response_schema {
+        if let Some(schema) = request.response_schema.as_ref().filter(|_| with_schema) {
             body["response_format"] = json!({
                 "type": "json_schema",
                 "json_schema": {"name": "action", "schema": schema, "strict": true},
@@ -149,8 +181,12 @@ impl ChatModel for OpenAiChat {
     }
 
     fn chat(&self, request: &ChatRequest) -> Result<ChatResponse, ModelError> {
-        let bytes = self.transport.post_json(&self.url, &self.body(request))?;
+        let bytes = self.send(request)?;
         parse_reply(&bytes, request)
+    }
+
+    fn prefers_structured_output(&self) -> bool {
+        self.local && schema_support::support(&self.url) != SchemaSupport::Refused
     }
 
     fn answer(&self, question: &str, evidence: &[Evidence], retry_note: Option<&str>) -> Result<Draft, ModelError> {

@@ -5,6 +5,7 @@
 //! name the model.
 
 pub(crate) use almirah_embed::transport::AuthStyle;
+pub(crate) use almirah_embed::transport::TransportError;
 use almirah_embed::transport::{self, TransportConfig};
 
 use crate::model::ModelError;
@@ -34,6 +35,20 @@ impl Transport {
     /// [`ModelError::Unavailable`] naming the model: refused (not retried),
     /// given up after the retries, or timed out.
     pub(crate) fn post_json(&self, url: &str, body: &serde_json::Value) -> Result<Vec<u8>, ModelError> {
-        self.inner.post_json(url, body).map_err(|e| ModelError::Unavailable(format!("{}: {e}", self.label)))
+        self.post_json_raw(url, body).map_err(|e| self.error(&e))
+    }
+
+    /// As [`Transport::post_json`], with the transport's own error (so a
+    /// caller can tell a refusal's status).
+    ///
+    /// # Errors
+    /// [`TransportError`].
+    pub(crate) fn post_json_raw(&self, url: &str, body: &serde_json::Value) -> Result<Vec<u8>, TransportError> {
+        self.inner.post_json(url, body)
+    }
+
+    /// `e` as a [`ModelError::Unavailable`] naming the model.
+    pub(crate) fn error(&self, e: &TransportError) -> ModelError {
+        ModelError::Unavailable(format!("{}: {e}", self.label))
     }
 }
