@@ -409,7 +409,7 @@ impl Engine {
     pub fn find_document(&self, reference: &str) -> Result<DocId> {
         self.snapshot(self.as_of(None, None))?.find_document(reference)?.ok_or_else(|| Error::BadPath {
             path: reference.into(),
-            reason: "no such document (give a key from `almirah docs`, an id or a path)".into(),
+            reason: "no such document (give a key from `almirah docs`, an id, a path, or a file name that only one document has)".into(),
         })
     }
 

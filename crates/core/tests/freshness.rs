@@ -275,3 +275,42 @@ fn an_unreadable_newer_version_marks_the_old_one_instead_of_hiding() {
     let r = engine.search("lunch cost", &SearchOptions::default(), as_of(&engine, "2026-11-29"), 0).unwrap();
     assert!(r.results.hits[0].verdict.to_string().contains("a newer version exists but could not be read"));
 }
+
+#[test]
+fn a_document_is_found_by_its_file_name_only_when_one_visible_file_has_it() {
+    let dir = tempfile::tempdir().unwrap();
+    for folder in ["a", "b"] {
+        std::fs::create_dir_all(dir.path().join(folder)).unwrap();
+        std::fs::write(dir.path().join(folder).join("notice.md"), format!("# Notice {folder}\n\nText {folder}.\n"))
+            .unwrap();
+    }
+    std::fs::write(dir.path().join("a/hostel-rules.md"), "# Hostel rules\n\nGuests must leave by 7 pm.\n").unwrap();
+    std::fs::write(dir.path().join("a/pay-scale.md"), "---\naudience: [hr-only]\n---\n# Pay scale\n\nSecret.\n")
+        .unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let engine = common::hash_engine(data.path());
+    common::index(&engine, &[dir.path()]);
+    let by_key = engine.find_document("hostel-rules").unwrap();
+    assert_eq!(engine.find_document("hostel-rules.md").unwrap(), by_key, "unique file name, from any folder");
+    let err = engine.find_document("notice.md").unwrap_err().to_string();
+    assert!(err.contains("only one document"), "two files are named notice.md: {err}");
+    assert!(engine.find_document("pay-scale.md").is_err(), "an hr-only document is not found by staff");
+}
+
+#[test]
+fn a_title_override_is_the_title_hits_and_the_document_list_show() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("hostel-rules.md"), "# Hostel rules\n\nGuests must leave by 7 pm.\n").unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let engine = common::hash_engine(data.path());
+    common::index(&engine, &[dir.path()]);
+    let title = |engine: &almirah_core::Engine| {
+        let r = engine.search("guests leave", &SearchOptions::default(), as_of(engine, "2026-11-29"), 0).unwrap();
+        (r.results.hits[0].title.clone(), docs_by_key(engine, "2026-11-29")["hostel-rules"].title.clone())
+    };
+    assert_eq!(title(&engine), ("Hostel rules".to_string(), "Hostel rules".to_string()));
+    let id = engine.find_document("hostel-rules").unwrap();
+    engine.set_override(id, "title", Some("Hostel rules for guests (2026)")).unwrap();
+    let shown = "Hostel rules for guests (2026)".to_string();
+    assert_eq!(title(&engine), (shown.clone(), shown));
+}

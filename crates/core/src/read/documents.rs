@@ -67,7 +67,7 @@ impl Snapshot<'_> {
             out.push(DocView {
                 id,
                 key: doc.key,
-                title: doc.title,
+                title: meta.title.as_ref().map_or(doc.title, |t| t.value.clone()),
                 path: doc.path,
                 statuses: status.labels(),
                 superseded_by: reason.superseded_by.clone(),
@@ -85,7 +85,8 @@ impl Snapshot<'_> {
     }
 
     /// The visible document a user means by `reference`: its key, its id,
-    /// or its path. A hidden document is answered like a missing one.
+    /// its path, or its file name when only one visible document's file
+    /// has it. A hidden document is answered like a missing one.
     ///
     /// # Errors
     /// [`crate::Error::SnapshotExpired`]; storage errors.
@@ -98,7 +99,30 @@ impl Snapshot<'_> {
             let path = Path::new(reference).canonicalize().ok()?;
             dbs.files.get(&rtxn, &path.to_string_lossy()).ok().flatten()?.doc_id
         };
-        let found = by_key.or(by_id).or_else(by_path);
-        Ok(found.filter(|id| self.gate.is_visible(*id)))
+        let found = by_key.or(by_id).or_else(by_path).filter(|id| self.gate.is_visible(*id));
+        match found {
+            Some(id) => Ok(Some(id)),
+            None => self.document_by_file_name(&rtxn, reference),
+        }
+    }
+
+    /// The one visible document whose file is named `name` (no folder);
+    /// `None` when no visible document's file has that name or several do.
+    fn document_by_file_name(&self, rtxn: &heed::RoTxn<'_>, name: &str) -> Result<Option<DocId>> {
+        if name.is_empty() || name.contains(['/', '\\']) {
+            return Ok(None);
+        }
+        let mut found = None;
+        for entry in self.dbs.files.iter(rtxn)? {
+            let (path, record) = entry?;
+            let Some(id) = record.doc_id.filter(|id| self.gate.is_visible(*id)) else { continue };
+            if Path::new(path).file_name().is_some_and(|f| f == name) {
+                if found.is_some_and(|f| f != id) {
+                    return Ok(None);
+                }
+                found = Some(id);
+            }
+        }
+        Ok(found)
     }
 }

@@ -183,6 +183,18 @@ fn rank_of(list: &[(ChunkId, f32)], id: ChunkId) -> Option<RankScore> {
     list.iter().position(|h| h.0 == id).map(|i| RankScore { rank: i + 1, score: list[i].1 })
 }
 
+/// The title a document is shown with: its metadata's (front matter, a
+/// sidecar or an override, else the extracted one), when it has one.
+///
+/// # Errors
+/// LMDB errors.
+pub(crate) fn shown_title(dbs: &Databases, rtxn: &RoTxn<'_>, doc: DocId) -> Result<Option<String>> {
+    if let Some(title) = dbs.overrides.get(rtxn, &doc)?.and_then(|o| o.get("title").cloned()) {
+        return Ok(Some(title));
+    }
+    Ok(dbs.doc_meta.get(rtxn, &doc)?.and_then(|m| m.title).map(|t| t.value))
+}
+
 pub(crate) fn load_hit(
     dbs: &Databases,
     rtxn: &RoTxn<'_>,
@@ -198,6 +210,7 @@ pub(crate) fn load_hit(
     let kind = doc.as_ref().map_or(almirah_extract::FileKind::Text, |d| d.kind);
     let source_note = doc.as_ref().and_then(|d| d.ocr.as_ref()).map(|r| ocr_note(r, chunk.pages));
     let (title, path) = doc.map(|d| (d.title, d.path)).unwrap_or_default();
+    let title = shown_title(dbs, rtxn, chunk.doc_id)?.unwrap_or(title);
     Ok(Some(Hit {
         chunk_id: id,
         key: chunk.key,
