@@ -85,3 +85,46 @@ fn a_megabyte_of_one_repeated_line_embeds_each_distinct_text_once() {
     assert_eq!(report.embedded_texts, distinct.len(), "one embedding per distinct text");
     assert_eq!(report.vectors_pending, 0);
 }
+
+/// Mid-backfill, a strong keyword hit whose chunk has no vector yet is not
+/// buried under weak keyword hits that happen to have one (found by a
+/// fresh user: BM25 #1-#16 fell out of the top 6).
+#[test]
+fn mid_backfill_the_best_keyword_hits_without_vectors_stay_on_top() {
+    let docs = handbook(30);
+    let data = tempfile::tempdir().unwrap();
+    let engine = common::hash_engine(data.path());
+    let first = phase_one(&engine, docs.path());
+    engine.backfill_up_to(first.chunks_added / 2, &NoProgress, &AtomicBool::new(false)).unwrap();
+    let waiting = {
+        let rtxn = engine.store().read_txn().unwrap();
+        almirah_core::store::pending_vectors(engine.store().dbs(), &rtxn).unwrap()
+    };
+    assert!(!waiting.is_empty() && (waiting.len() as usize) < first.chunks_added, "half the vectors are written");
+    let as_of = engine.as_of(chrono::NaiveDate::from_ymd_opt(2026, 11, 29), None);
+    let run = |q: &str, mode| {
+        let opts = almirah_core::SearchOptions { mode, ..Default::default() };
+        engine.search(q, &opts, as_of, 0).unwrap().results.hits.iter().map(|h| h.chunk_id).collect::<Vec<_>>()
+    };
+    let queries = [
+        "travel reimbursement",
+        "paid parental leave",
+        "leave without pay",
+        "security clearance",
+        "open source code",
+        "hiring process",
+        "laptop equipment",
+        "working remotely",
+        "performance review",
+    ];
+    let mut checked = 0;
+    for q in queries {
+        let keyword = run(q, almirah_core::SearchMode::Bm25);
+        let Some(best) = keyword.first().copied().filter(|c| waiting.contains(*c)) else { continue };
+        let hybrid = run(q, almirah_core::SearchMode::Hybrid);
+        let rank = hybrid.iter().position(|c| *c == best);
+        assert!(rank.is_some_and(|r| r < 3), "{q:?}: BM25 #1 (no vector yet) is at {rank:?} in hybrid");
+        checked += 1;
+    }
+    assert!(checked >= 2, "only {checked} queries had a best keyword hit without a vector");
+}

@@ -159,7 +159,13 @@ pub fn search(
     let semantic: Vec<(ChunkId, f32)> =
         semantic.into_iter().filter(|(id, sim)| *sim >= opts.min_similarity || keyword_ids.contains(id)).collect();
     let semantic_ids: Vec<ChunkId> = semantic.iter().map(|h| h.0).collect();
-    let fused = rrf::fuse(&[&keyword_ids, &semantic_ids]);
+    // Chunks still waiting for a vector (two-phase ingest) are not buried
+    // by the chunks that have one.
+    let waiting = match opts.mode {
+        SearchMode::Hybrid => crate::store::pending_vectors(dbs, rtxn)?,
+        _ => ChunkSet::default(),
+    };
+    let fused = rrf::fuse_imputed(&[&keyword_ids, &semantic_ids], |id| waiting.contains(id));
     let mut hits = Vec::with_capacity(opts.k);
     for (id, score) in fused.into_iter().take(opts.k) {
         let bm25 = rank_of(&keyword, id);
