@@ -133,7 +133,7 @@ impl Embedder for BuiltinEmbedder {
         &self.id
     }
 
-    /// Texts per call: one forward pass of [`MAX_BATCH`] (or the
+    /// Texts per call: one forward pass of 16 texts (or the
     /// configured limit) for each worker, so a caller that splits its texts
     /// by this keeps every worker busy (a call of one pass's worth ran a
     /// single pass split over the cores, the slower shape).
