@@ -42,11 +42,11 @@ impl GateInputs {
     /// LMDB errors; [`Error::DataCorruption`] for a state or record that
     /// does not decode.
     pub fn load(dbs: &Databases, rtxn: &RoTxn<'_>, folders: &[FolderSettings]) -> Result<Self> {
-        let records = match dbs.gate_state.get(rtxn, GATE_STATE)? {
-            Some(bytes) => StatusRecords::decode(bytes)
-                .map_err(|e| Error::DataCorruption(format!("the stored gate state: {e}")))?,
-            None => stored_records(dbs, rtxn)?,
+        let Some(bytes) = dbs.gate_state.get(rtxn, GATE_STATE)? else {
+            return Self::from_gate_records(dbs, rtxn, folders);
         };
+        let records =
+            StatusRecords::decode(bytes).map_err(|e| Error::DataCorruption(format!("the stored gate state: {e}")))?;
         Self::with_marks(dbs, rtxn, records, folders)
     }
 

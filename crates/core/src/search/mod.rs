@@ -195,10 +195,11 @@ fn rank_of(list: &[(ChunkId, f32)], id: ChunkId) -> Option<RankScore> {
 /// # Errors
 /// LMDB errors.
 pub(crate) fn shown_title(dbs: &Databases, rtxn: &RoTxn<'_>, doc: DocId) -> Result<Option<String>> {
-    if let Some(title) = dbs.overrides.get(rtxn, &doc)?.and_then(|o| o.get("title").cloned()) {
-        return Ok(Some(title));
+    let Some(mut meta) = dbs.doc_meta.get(rtxn, &doc)? else { return Ok(None) };
+    if let Some(o) = dbs.overrides.get(rtxn, &doc)? {
+        crate::freshness::overrides::apply(&mut meta, &o);
     }
-    Ok(dbs.doc_meta.get(rtxn, &doc)?.and_then(|m| m.title).map(|t| t.value))
+    Ok(meta.title.map(|t| t.value))
 }
 
 pub(crate) fn load_hit(
