@@ -1,18 +1,20 @@
-//! The indexing progress bar (indicatif), drawn on stderr only when it is
-//! a terminal. It counts files while they are read, then switches to the
-//! embedding phase and counts vectors, with their rate and time left, since
-//! the files are already searchable by keywords by then.
+//! The indexing progress bars (indicatif), drawn on stderr only when it is
+//! a terminal: one counts files while they are read; a second one, shown
+//! from the first embedding event, counts vectors with their rate and the
+//! time left (the files are searchable by keywords by then). The two phases
+//! interleave (each batch of files is embedded after it commits), so each
+//! bar keeps its own count.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
 
 use almirah_core::{Progress, ProgressEvent};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
-/// A progress bar fed by core progress events.
+/// Progress bars fed by core progress events.
 pub struct Bar {
-    bar: ProgressBar,
-    /// Whether the bar counts vectors (the embedding phase) instead of files.
-    embedding: AtomicBool,
+    multi: MultiProgress,
+    files: ProgressBar,
+    vectors: OnceLock<ProgressBar>,
 }
 
 /// `{rate}`: items per second with one decimal (`{per_sec}` prints four).
@@ -27,51 +29,53 @@ fn style(template: &str) -> ProgressStyle {
 }
 
 impl Bar {
-    /// A bar, hidden when `quiet`.
+    /// The bars, hidden when `quiet`.
     pub fn new(quiet: bool) -> Self {
-        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-        if quiet {
-            bar.set_draw_target(ProgressDrawTarget::hidden());
-        }
-        bar.set_style(style("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} files {rate} {wide_msg}"));
-        Self { bar, embedding: AtomicBool::new(false) }
+        let target = if quiet { ProgressDrawTarget::hidden() } else { ProgressDrawTarget::stderr() };
+        let multi = MultiProgress::with_draw_target(target);
+        let files = multi.add(ProgressBar::new(0));
+        files.set_style(style("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} files {rate} {wide_msg}"));
+        Self { multi, files, vectors: OnceLock::new() }
     }
 
-    /// Remove the bar.
+    /// Remove the bars.
     pub fn finish(&self) {
-        self.bar.finish_and_clear();
+        self.files.finish_and_clear();
+        if let Some(v) = self.vectors.get() {
+            v.finish_and_clear();
+        }
     }
 
-    /// Switch to counting vectors (once).
-    fn start_embedding(&self, total: u64) {
-        if !self.embedding.swap(true, Ordering::Relaxed) {
-            self.bar.reset();
-            self.bar.set_message("");
-            self.bar.set_style(style(
+    /// The vectors bar, added at the first embedding event.
+    fn vectors(&self) -> &ProgressBar {
+        self.vectors.get_or_init(|| {
+            let bar = self.multi.add(ProgressBar::new(0));
+            bar.set_style(style(
                 "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} vectors {rate}, about {eta} left \
                  (searchable by keywords already)",
             ));
-        }
-        self.bar.set_length(total);
+            bar
+        })
     }
 }
 
 impl Progress for Bar {
     fn on_event(&self, event: ProgressEvent) {
         match event {
-            ProgressEvent::Planned { total, .. } => self.bar.set_length(total as u64),
+            ProgressEvent::Planned { total, .. } => self.files.set_length(total as u64),
             ProgressEvent::FileDone { done, path, .. } => {
-                self.bar.set_position(done as u64);
+                self.files.set_position(done as u64);
                 let name = std::path::Path::new(&path).file_name().map(|n| n.to_string_lossy().into_owned());
-                self.bar.set_message(name.unwrap_or(path));
+                self.files.set_message(name.unwrap_or(path));
             }
             ProgressEvent::OcrPage { path, done, total } => {
                 let name = std::path::Path::new(&path).file_name().map(|n| n.to_string_lossy().into_owned());
-                self.bar.set_message(format!("{} (OCR page {done}/{total})", name.unwrap_or(path)));
+                self.files.set_message(format!("{} (OCR page {done}/{total})", name.unwrap_or(path)));
             }
             ProgressEvent::Embedding { done, total } => {
-                self.start_embedding(total as u64);
-                self.bar.set_position(done as u64);
+                let bar = self.vectors();
+                bar.set_length(total as u64);
+                bar.set_position(done as u64);
             }
             ProgressEvent::Committed { .. } => {}
         }
