@@ -51,7 +51,7 @@ pub enum SearchModeArg {
 /// `almirah docs` actions.
 #[derive(Debug, Subcommand)]
 pub enum DocsAction {
-    /// Override metadata of a document (key, id or path); takes effect at once.
+    /// Override metadata of a document (key, id, path, or a file name only one document has); takes effect at once.
     Set {
         /// The document.
         doc: String,
