@@ -143,6 +143,7 @@ pub const SYNONYMS: &[&[&str]] = &[
     &["guest", "friend", "visitor"],
     &["air", "fli", "flight", "airfar"],
     &["claim", "reimburs", "allow", "allowanc", "entitl"],
+    &["now", "current", "present", "today"],
 ];
 
 /// Words that negate an English sentence (lower case; "n't" endings and

@@ -136,8 +136,13 @@ impl BuiltinModel {
             let terms: Vec<BTreeSet<String>> = sentences.iter().map(|s| self.content_terms(&s.text)).collect();
             for (i, sentence) in sentences.iter().enumerate() {
                 let text = sentence.text.trim().to_string();
-                if text.chars().count() < 12 || looks_like_injection(&text) || text.ends_with(':') {
-                    // Too short, addressed to the assistant, or a lead-in that says nothing alone.
+                if text.chars().count() < 12
+                    || looks_like_injection(&text)
+                    || text.ends_with(':')
+                    || describes_itself(&text)
+                {
+                    // Too short, addressed to the assistant, a lead-in that
+                    // says nothing alone, or a sentence about the page itself.
                     continue;
                 }
                 let own = &terms[i];
@@ -221,6 +226,35 @@ pub fn looks_like_injection(sentence: &str) -> bool {
     cues.iter().any(|c| s.contains(c))
 }
 
+/// Whether a sentence describes its own page rather than stating a rule:
+/// "This page outlines how to sign up for the transit benefit." It covers
+/// the question's words and answers nothing.
+pub fn describes_itself(sentence: &str) -> bool {
+    let s = sentence.trim().to_lowercase();
+    let subjects = ["this page", "this section", "this document", "this guide", "this article", "this chapter"];
+    let verbs = [
+        "outlines",
+        "describes",
+        "explains",
+        "covers",
+        "lists",
+        "contains",
+        "provides",
+        "summarizes",
+        "summarises",
+        "includes",
+        "details",
+        "is about",
+        "gives",
+        "walks",
+    ];
+    subjects.iter().filter_map(|p| s.strip_prefix(p)).any(|rest| {
+        let rest = rest.trim_start();
+        let rest = rest.strip_prefix("also ").unwrap_or(rest);
+        verbs.iter().any(|v| rest.starts_with(v))
+    })
+}
+
 /// Whether the question asks for an amount, a count, a date or a limit.
 pub fn asks_for_quantity(question: &str) -> bool {
     let q = question.to_lowercase();
@@ -265,9 +299,16 @@ impl ChatModel for BuiltinModel {
     }
 
     fn answer(&self, question: &str, evidence: &[Evidence], _retry_note: Option<&str>) -> Result<Draft, ModelError> {
-        let chosen = match split_context(question) {
-            Some((ask, context)) => self.select_in_context(ask, context, evidence),
-            None => self.select(question, evidence),
+        let chosen = match (split_context(question), situation_first(question)) {
+            (Some((ask, context)), _) => self.select_in_context(ask, context, evidence),
+            // The situation told first often names the thing asked about
+            // ("… through the events process. What goes in the Document
+            // detail field?"): the whole question is tried first, the ask
+            // alone when the situation's words dilute it past the threshold.
+            (None, Some((ask, context))) => Some(self.select(question, evidence))
+                .filter(|c| !c.is_empty())
+                .unwrap_or_else(|| self.select_in_context(ask, context, evidence)),
+            (None, None) => self.select(question, evidence),
         };
         let reply = chosen.first().and_then(|best| yes_no::reply(self, question, best));
         let sentences = chosen
@@ -313,6 +354,30 @@ pub fn split_context(question: &str) -> Option<(&str, &str)> {
     (!rest.is_empty() && !rest.contains('?')).then_some((ask, rest))
 }
 
+/// `"My home was hit by a hurricane. Is there a program …?"` → the ask and
+/// the situation told before it; `None` unless the question ends with its
+/// only question mark after a sentence break (". " or "! " and a capital,
+/// so "Rs. 500" and "e.g. a" do not split) and both parts have 3 words.
+pub fn situation_first(question: &str) -> Option<(&str, &str)> {
+    let question = question.trim();
+    let at = question.find('?')?;
+    if at + 1 != question.len() {
+        return None;
+    }
+    let start = question[..at]
+        .char_indices()
+        .filter(|(i, c)| {
+            matches!(c, '.' | '!')
+                && question[i + 1..].starts_with(' ')
+                && question[i + 1..].trim_start().chars().next().is_some_and(char::is_uppercase)
+                && !question[..*i].ends_with(|c: char| c.is_ascii_digit())
+        })
+        .map(|(i, _)| i + 1)
+        .last()?;
+    let (context, ask) = (question[..start].trim(), question[start..].trim());
+    (ask.split_whitespace().count() >= 3 && context.split_whitespace().count() >= 3).then_some((ask, context))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -332,11 +397,35 @@ mod tests {
     }
 
     #[test]
+    fn a_situation_before_or_after_the_question_is_context() {
+        let q = "My home was hit by a hurricane. Is there a program to get donated leave?";
+        assert_eq!(
+            situation_first(q),
+            Some(("Is there a program to get donated leave?", "My home was hit by a hurricane."))
+        );
+        assert_eq!(split_context(q), None);
+        let (ask, context) = split_context("What can I claim? I have a 3-day audit in Hyderabad.").unwrap();
+        assert_eq!((ask, context), ("What can I claim?", "I have a 3-day audit in Hyderabad."));
+        assert_eq!(situation_first("What can I claim? I have a 3-day audit in Hyderabad."), None);
+        assert_eq!(situation_first("Is the fee Rs. 500 for MTech students?"), None);
+        assert_eq!(situation_first("What is the hostel fee?"), None);
+        assert_eq!(situation_first("Version 2. Is it valid?"), None, "too short to be a situation");
+    }
+
+    #[test]
     fn names_in_the_question_are_required() {
         let m = BuiltinModel::default();
         let named = m.named_terms("What is the MBA tuition fee in Hyderabad for Dev Anand?");
         assert!(named.contains("mba") && named.contains("hyderabad") && named.contains("dev"), "{named:?}");
         assert!(m.named_terms("What is the hostel fee?").is_empty());
+    }
+
+    #[test]
+    fn a_sentence_about_its_own_page_is_no_answer() {
+        assert!(describes_itself("This page outlines how to sign up for and how to cancel the transit benefit."));
+        assert!(describes_itself("This section also describes the travel card."));
+        assert!(!describes_itself("This page must be signed by your supervisor."));
+        assert!(!describes_itself("Currently, the Transit Benefits system is down."));
     }
 
     #[test]

@@ -20,10 +20,15 @@ impl BuiltinModel {
             return Vec::new();
         }
         let wants_amount = asks_for_amount(question);
+        // A sentence answers only from a source that mentions every name the
+        // question gives (an acronym, a place, a person): "On a Maxiflex
+        // schedule …" is not answered by the standard schedule's chunk.
+        let names = question_names(question);
+        let named = self.chunks_naming(&names, evidence);
         let scored: Vec<Scored> = self
             .score_sentences(question, evidence)
             .into_iter()
-            .filter(|s| !wants_amount || states_amount(&s.text))
+            .filter(|s| (!wants_amount || states_amount(&s.text)) && named.contains(s.key.as_str()))
             .collect();
         for s in scored.iter().take(5) {
             tracing::debug!(coverage = s.coverage, score = s.score, typed = s.typed, key = %s.key, text = %s.text, "candidate");
@@ -36,15 +41,6 @@ impl BuiltinModel {
         let Some(best) = scored.iter().find(|s| s.coverage >= MIN_COVERAGE || (known && s.answers())) else {
             return Vec::new();
         };
-        let source = evidence
-            .iter()
-            .find(|e| e.key == best.key)
-            .map(|e| format!("{} {} {}", e.title, e.heading_path.join(" "), e.text))
-            .unwrap_or_default();
-        if question_names(question).iter().any(|name| !mentions(self, name, &source)) {
-            // The question names something (an acronym, a place, a person) the source never mentions.
-            return Vec::new();
-        }
         let q = self.content_terms(question);
         let covered = self.content_terms(&best.text);
         let missing: BTreeSet<&String> = q.iter().filter(|t| !covered.contains(*t)).collect();
@@ -70,10 +66,11 @@ impl BuiltinModel {
         }
         let situation = self.content_terms(context);
         let wants_amount = asks_for_amount(ask);
+        let named = self.chunks_naming(&question_names(ask), evidence);
         let mut scored: Vec<Scored> = self
             .score_in(ask, evidence, evidence.len())
             .into_iter()
-            .filter(|s| s.answers() && (!wants_amount || states_amount(&s.text)))
+            .filter(|s| s.answers() && (!wants_amount || states_amount(&s.text)) && named.contains(s.key.as_str()))
             .map(|mut s| {
                 let overlap = self.content_terms(&s.text).intersection(&situation).count() as f32;
                 s.score += (0.1 * overlap).min(0.3);
@@ -90,6 +87,18 @@ impl BuiltinModel {
             }
         }
         chosen
+    }
+
+    /// Keys of the chunks whose title, headings or text mention every one of `names`.
+    fn chunks_naming<'e>(&self, names: &[String], evidence: &'e [Evidence]) -> BTreeSet<&'e str> {
+        evidence
+            .iter()
+            .filter(|e| {
+                let source = format!("{} {} {}", e.title, e.heading_path.join(" "), e.text);
+                names.iter().all(|name| mentions(self, name, &source))
+            })
+            .map(|e| e.key.as_str())
+            .collect()
     }
 
     /// How many of the question's content terms the evidence (text, title
