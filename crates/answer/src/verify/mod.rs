@@ -27,13 +27,24 @@ pub fn check(sentence: &str, keys: &[String], evidence: &[Evidence], question: &
     let cited: Vec<String> = cited.iter().map(|t| without_instructions(t)).collect();
     let cited: Vec<&str> = cited.iter().map(String::as_str).collect();
     let claim = numeric::strip_system_labels(sentence);
+    let passages = passages(keys);
     if let Some(gap) = unsupported(&claim, &cited) {
-        return Some(gap);
+        return Some(format!("{passages}: {gap}"));
     }
-    if let Some(flip) = negation::flipped(&claim, &cited) {
-        return Some(flip);
+    // Each cited passage on its own, so the retry note names the one the claim flips.
+    for (key, text) in keys.iter().zip(&cited) {
+        if let Some(flip) = negation::flipped(&claim, &[text]) {
+            return Some(format!("passage [{key}] {flip}"));
+        }
     }
-    numeric::check_sentence(&claim, &cited, question).err().map(|v| v.to_string())
+    numeric::check_sentence(&claim, &cited, question).err().map(|v| format!("{passages}: {v}"))
+}
+
+/// "passage [a]" or "passages [a], [b]": the cited keys as a retry note
+/// names them (a prompt that numbers passages shows `[n]` instead of each key).
+fn passages(keys: &[String]) -> String {
+    let list: Vec<String> = keys.iter().map(|k| format!("[{k}]")).collect();
+    format!("passage{} {}", if keys.len() == 1 { "" } else { "s" }, list.join(", "))
 }
 
 /// Share of a claim's words (stemmed, stop words out) that its cited chunks

@@ -28,19 +28,24 @@ pub fn flipped(claim: &str, cited: &[&str]) -> Option<String> {
     match (negation_cue(claim), negation_cue(&source)) {
         (None, Some(cue)) => {
             let says = around(&source, &cue);
-            Some(format!("its citation says \"{says}\" (\"{cue}\"); the sentence drops the negation: {claim:?}"))
+            Some(format!("says \"{says}\" (\"{cue}\"); your sentence drops the negation: {claim:?}"))
         }
-        (Some(cue), None) => Some(format!("its citation has no negation where the sentence says \"{cue}\": {claim:?}")),
+        (Some(cue), None) => {
+            let says = around(&source, "");
+            Some(format!("says \"{says}\" with no negation; your sentence says \"{cue}\": {claim:?}"))
+        }
         _ => None,
     }
 }
 
-/// The words of `sentence` around its first `cue` (three either side), the
-/// short quote a retry note needs.
+/// The words of `sentence` around its first `cue` (three either side; its
+/// first eight words without one), the short quote a retry note needs.
 fn around(sentence: &str, cue: &str) -> String {
     let words: Vec<&str> = sentence.split_whitespace().collect();
-    let hit = words.iter().position(|w| negation_cue(w).as_deref() == Some(cue)).unwrap_or(0);
-    words[hit.saturating_sub(3)..(hit + 4).min(words.len())].join(" ")
+    match words.iter().position(|w| negation_cue(w).as_deref() == Some(cue)) {
+        Some(hit) => words[hit.saturating_sub(3)..(hit + 4).min(words.len())].join(" "),
+        None => words[..words.len().min(8)].join(" "),
+    }
 }
 
 /// The cited sentence holding the largest share (at least [`RESTATES`]) of
@@ -74,7 +79,7 @@ mod tests {
     #[test]
     fn an_added_not_is_caught() {
         let why = flipped("They can not be used at any time before you leave.", &[CREDIT]).unwrap_or_default();
-        assert!(why.contains("no negation where the sentence says \"not\""), "{why}");
+        assert!(why.contains("with no negation; your sentence says \"not\""), "{why}");
     }
 
     #[test]

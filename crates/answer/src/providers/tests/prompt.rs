@@ -89,3 +89,22 @@ fn retry_notes_name_passages_by_number() {
     assert!(user.contains("sentence 1 cites [2] but its number 5"), "{user}");
     assert!(!user.contains("::"), "{user}");
 }
+
+#[test]
+fn a_flipped_claim_gets_a_retry_note_naming_its_passage_and_quote() {
+    // The 18F overtime page, as shown to the model in the second passage.
+    let credit = "Credit hours can be earned in 15-minute increments. \
+                  The hours will rollover from one pay period to the next, and they never expire.";
+    let ev = [
+        evidence("leave@2024::annual#1", "Leave", "Annual leave accrues each pay period."),
+        evidence("overtime@2024::credit-hours#2", "Overtime", credit),
+    ];
+    let claim = "The hours will rollover from one pay period to the next, and they expire.";
+    let why = crate::verify::check(claim, &["overtime@2024::credit-hours#2".into()], &ev, "Do credit hours expire?")
+        .expect("the dropped \"never\" fails");
+    let messages = answer_messages("Do credit hours expire?", &ev, Some(&why), Citing::Numbers);
+    let user = &messages[1].content;
+    assert!(user.contains("passage [2] says \"next, and they never expire.\" (\"never\")"), "{user}");
+    assert!(user.contains("your sentence drops the negation"), "{user}");
+    assert!(!user.contains("credit-hours#2]"), "the key is shown as its number: {user}");
+}
