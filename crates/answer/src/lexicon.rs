@@ -144,6 +144,7 @@ pub const SYNONYMS: &[&[&str]] = &[
     &["air", "fli", "flight", "airfar"],
     &["claim", "reimburs", "allow", "allowanc", "entitl"],
     &["now", "current", "present", "today"],
+    &["exam", "examin"],
 ];
 
 /// Words that negate an English sentence (lower case; "n't" endings and

@@ -164,7 +164,8 @@ impl BuiltinModel {
                     0.15
                 } else {
                     0.0
-                } - 0.02 * rank as f32;
+                } - 0.02 * rank as f32
+                    - if defers(&text) { DEFERS_PENALTY } else { 0.0 };
                 let direct = direct / q.len() as f32;
                 scored.push(Scored { text, key: ev.key.clone(), coverage, score: coverage + bonus, typed, direct });
             }
@@ -194,12 +195,22 @@ pub fn join_wrapped_lines(text: &str) -> String {
             || line.is_empty()
             || short
             || next.starts_with(['-', '*', '|', '#', '•'])
-            || next
-                .split_once(['.', ')'])
-                .is_some_and(|(n, _)| !n.is_empty() && n.len() <= 2 && n.chars().all(|c| c.is_ascii_alphanumeric()));
+            || is_numbered_item(next);
         out.push(if starts_block && !after_colon { '\n' } else { ' ' });
     }
     out
+}
+
+/// Whether a line starts a numbered or lettered list item ("1. Apply",
+/// "b) Sign"): one or two letters or digits, then "." or ")" and a space.
+/// A date ("23.11.2026 to Friday") or a decimal ("2.5 days") is not.
+fn is_numbered_item(line: &str) -> bool {
+    line.split_once(['.', ')']).is_some_and(|(n, rest)| {
+        !n.is_empty()
+            && n.len() <= 2
+            && n.chars().all(|c| c.is_ascii_alphanumeric())
+            && (rest.is_empty() || rest.starts_with(char::is_whitespace))
+    })
 }
 
 /// Retrieved text is data, not instructions (ARCHITECTURE §7): a sentence
@@ -253,6 +264,29 @@ pub fn describes_itself(sentence: &str) -> bool {
         let rest = rest.strip_prefix("also ").unwrap_or(rest);
         verbs.iter().any(|v| rest.starts_with(v))
     })
+}
+
+/// Score taken from a sentence that points elsewhere for the rule ([`defers`]).
+const DEFERS_PENALTY: f32 = 0.15;
+
+/// Whether a sentence points the reader to another document for the rule
+/// instead of stating it: "The library's opening hours … are set by
+/// circular of the Librarian; see the latest library circular." It still
+/// answers when nothing states the rule, but a sentence that does comes first.
+pub fn defers(sentence: &str) -> bool {
+    let s = sentence.to_lowercase();
+    let cues = [
+        "see the latest",
+        "refer to the",
+        "set by circular",
+        "issued by circular",
+        "notified by circular",
+        "as notified from time to time",
+        "will be published",
+        "will be notified",
+        "will be announced",
+    ];
+    cues.iter().any(|c| s.contains(c))
 }
 
 /// Whether the question asks for an amount, a count, a date or a limit.
@@ -382,6 +416,21 @@ pub fn situation_first(question: &str) -> Option<(&str, &str)> {
 mod tests {
     use super::*;
 
+    fn evidence(key: &str, text: &str) -> Evidence {
+        Evidence {
+            key: key.into(),
+            title: "Library".into(),
+            path: String::new(),
+            pages: None,
+            heading_path: Vec::new(),
+            text: text.into(),
+            score: 1.0,
+            table_row: false,
+            note: None,
+            source_note: None,
+        }
+    }
+
     #[test]
     fn wrapped_pdf_lines_join_but_lists_stay_apart() {
         let pdf = "DECCAN INSTITUTE\nCircular No. 14 (2026-27)\nWith effect from 15.07.2026, students who hold the Institute's\nScholarship shall pay HALF the hostel fee for every semester.\n\n- Rule one\n- Rule two";
@@ -389,6 +438,13 @@ mod tests {
         assert!(joined.contains("DECCAN INSTITUTE\nCircular No. 14 (2026-27)\nWith effect"), "{joined}");
         assert!(joined.contains("who hold the Institute's Scholarship shall pay HALF"), "{joined}");
         assert!(joined.contains("\n- Rule one\n- Rule two"));
+        let dated = "The examinations will be held from Monday,\n23.11.2026 to Friday, 04.12.2026. The forenoon session runs\n1. First item";
+        assert!(
+            join_wrapped_lines(dated).contains("from Monday, 23.11.2026 to Friday"),
+            "{}",
+            join_wrapped_lines(dated)
+        );
+        assert!(join_wrapped_lines(dated).ends_with("\n1. First item"));
         let table = "Hotel stays are capped per night:\n\nMetro cities | INR 6,000\nOther cities | INR 3,500\n\nNext paragraph.";
         assert!(
             join_wrapped_lines(table)
@@ -418,6 +474,19 @@ mod tests {
         let named = m.named_terms("What is the MBA tuition fee in Hyderabad for Dev Anand?");
         assert!(named.contains("mba") && named.contains("hyderabad") && named.contains("dev"), "{named:?}");
         assert!(m.named_terms("What is the hostel fee?").is_empty());
+    }
+
+    #[test]
+    fn a_sentence_that_points_elsewhere_defers() {
+        let m = BuiltinModel::default();
+        let handbook = "The library's opening hours, including the extended hours during examinations, are set by \
+                        circular of the Librarian; see the latest library circular for the current hours.";
+        let circular = "With effect from 20.07.2026, the Central Library will keep the following opening hours: \
+                        Weekdays (Monday to Saturday): 8:00 am to 11:00 pm.";
+        assert!(defers(handbook) && !defers(circular));
+        let ev = [evidence("handbook::library#1", handbook), evidence("circular-12::p1#1", circular)];
+        let best = &m.score_sentences("What are the library hours?", &ev)[0];
+        assert_eq!(best.key, "circular-12::p1#1", "the circular states the hours: {best:?}");
     }
 
     #[test]
