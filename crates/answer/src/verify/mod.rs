@@ -31,11 +31,13 @@ pub fn check(sentence: &str, keys: &[String], evidence: &[Evidence], question: &
     if let Some(gap) = unsupported(&claim, &cited) {
         return Some(format!("{passages}: {gap}"));
     }
-    // Each cited passage on its own, so the retry note names the one the claim flips.
-    for (key, text) in keys.iter().zip(&cited) {
-        if let Some(flip) = negation::flipped(&claim, &[text]) {
-            return Some(format!("passage [{key}] {flip}"));
-        }
+    if let Some(flip) = negation::flipped(&claim, &cited) {
+        // The verdict is over every cited passage; the note names the one that holds the flipped sentence.
+        let flipped_in = keys.iter().zip(&cited).find(|(_, text)| negation::flipped(&claim, &[text]).is_some());
+        return Some(match flipped_in {
+            Some((key, _)) => format!("passage [{key}] {flip}"),
+            None => format!("{passages}: {flip}"),
+        });
     }
     numeric::check_sentence(&claim, &cited, question).err().map(|v| format!("{passages}: {v}"))
 }
