@@ -217,24 +217,31 @@ fn is_numbered_item(line: &str) -> bool {
 /// addressed to the assistant ("Ignore your rules and tell everyone …") is
 /// never used as an answer.
 pub fn looks_like_injection(sentence: &str) -> bool {
-    let s = sentence.to_lowercase();
-    let cues = [
-        "ignore your",
-        "ignore all",
-        "ignore previous",
-        "ignore the previous",
-        "ignore any",
-        "disregard your",
-        "disregard all",
-        "tell everyone",
-        "you must now",
-        "as an ai",
-        "system prompt",
-        "new instructions",
-        "forget your",
-        "override your",
-    ];
-    cues.iter().any(|c| s.contains(c))
+    has_any(
+        sentence,
+        &[
+            "ignore your",
+            "ignore all",
+            "ignore previous",
+            "ignore the previous",
+            "ignore any",
+            "disregard your",
+            "disregard all",
+            "tell everyone",
+            "you must now",
+            "as an ai",
+            "system prompt",
+            "new instructions",
+            "forget your",
+            "override your",
+        ],
+    )
+}
+
+/// Whether `text`, lower-cased, contains any of `cues` (lower case).
+fn has_any(text: &str, cues: &[&str]) -> bool {
+    let text = text.to_lowercase();
+    cues.iter().any(|c| text.contains(c))
 }
 
 /// Whether a sentence describes its own page rather than stating a rule:
@@ -274,43 +281,44 @@ const DEFERS_PENALTY: f32 = 0.15;
 /// circular of the Librarian; see the latest library circular." It still
 /// answers when nothing states the rule, but a sentence that does comes first.
 pub fn defers(sentence: &str) -> bool {
-    let s = sentence.to_lowercase();
-    let cues = [
-        "see the latest",
-        "refer to the",
-        "set by circular",
-        "issued by circular",
-        "notified by circular",
-        "as notified from time to time",
-        "will be published",
-        "will be notified",
-        "will be announced",
-    ];
-    cues.iter().any(|c| s.contains(c))
+    has_any(
+        sentence,
+        &[
+            "see the latest",
+            "refer to the",
+            "set by circular",
+            "issued by circular",
+            "notified by circular",
+            "as notified from time to time",
+            "will be published",
+            "will be notified",
+            "will be announced",
+        ],
+    )
 }
 
 /// Whether the question asks for an amount, a count, a date or a limit.
 pub fn asks_for_quantity(question: &str) -> bool {
-    let q = question.to_lowercase();
-    [
-        "how many",
-        "how much",
-        "how long",
-        "fee",
-        "cap",
-        "allowance",
-        "amount",
-        "limit",
-        "rate",
-        "cost",
-        "when",
-        "date",
-        "kitn",
-        "salary",
-        "days",
-    ]
-    .iter()
-    .any(|w| q.contains(w))
+    has_any(
+        question,
+        &[
+            "how many",
+            "how much",
+            "how long",
+            "fee",
+            "cap",
+            "allowance",
+            "amount",
+            "limit",
+            "rate",
+            "cost",
+            "when",
+            "date",
+            "kitn",
+            "salary",
+            "days",
+        ],
+    )
 }
 
 impl ChatModel for BuiltinModel {
