@@ -14,6 +14,7 @@ mod page_keys;
 mod programs;
 mod recognise;
 mod source;
+mod words;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -234,7 +235,8 @@ impl OcrHost for NoCache {
 /// [`ExtractError::OcrUnavailable`] wrapping `was` when the programs or
 /// languages are missing (the reason names the Debian packages);
 /// [`ExtractError::Unread`] wrapping `was` when no page yields text, or when
-/// the text OCR yields scores below the quality threshold.
+/// the text OCR yields scores below the quality threshold or reads as none
+/// of the configured languages (`words::salad`).
 pub fn read_scan(
     bytes: &[u8],
     opts: &OcrOptions,
@@ -373,6 +375,12 @@ fn build(pages: Vec<PageResult>, opts: &OcrOptions, started: Instant) -> Result<
     if score < quality::THRESHOLD {
         return Err(format!("OCR ({}) text scores {score:.2}, below {:.2}", report.languages, quality::THRESHOLD));
     }
+    if let Some(salad) = words::salad(&all, &opts.languages) {
+        return Err(format!(
+            "OCR ({}) text reads as none of its languages: {salad} (is the document in another language?)",
+            report.languages
+        ));
+    }
     let title = sections.first().and_then(|s| scan_title(&s.text));
     Ok(Extracted {
         kind: FileKind::Pdf,
@@ -445,6 +453,7 @@ fn page_notes(report: &OcrReport) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used, clippy::panic)]
     use super::*;
 
     #[test]
@@ -456,5 +465,25 @@ mod tests {
         );
         assert_eq!(scan_title("Notice\nThe office is closed.").as_deref(), Some("Notice"));
         assert_eq!(scan_title("Subsidy rules\nSub-clause").as_deref(), Some("Subsidy rules"));
+    }
+
+    fn read_page(text: &str, confidence: f32) -> PageResult {
+        let key = PageKey::parse(&"ab".repeat(32)).unwrap_or_else(|| unreachable!());
+        let outcome = PageOutcome::Read { confidence, cached: false };
+        let report = OcrPageReport { page: 1, key, outcome };
+        PageResult { report, page: Some(OcrPage { text: text.into(), confidence }), fresh: true }
+    }
+
+    #[test]
+    fn letter_salad_above_the_confidence_floor_is_not_indexed() {
+        // The Japanese paper read with eng+hin, at the 45% confidence
+        // tesseract's SSE path gives it (AVX2 gives 24%, below the floor).
+        let salad = include_str!("../../tests/fixtures/ocr/japanese-read-as-eng-hin.txt");
+        let opts = OcrOptions::default();
+        let err = build(vec![read_page(salad, 45.0)], &opts, Instant::now()).map(|_| ()).unwrap_err();
+        assert!(err.starts_with("OCR (eng+hin) text reads as none of its languages: only "), "{err}");
+        let english = include_str!("../../tests/fixtures/ocr/nhai-2.1.82-eng.txt");
+        let doc = build(vec![read_page(english, 88.0)], &opts, Instant::now()).unwrap_or_else(|e| panic!("{e}"));
+        assert!(doc.sections[0].text.contains("Conciliation"));
     }
 }
