@@ -145,6 +145,7 @@ pub const SYNONYMS: &[&[&str]] = &[
     &["claim", "reimburs", "allow", "allowanc", "entitl"],
     &["now", "current", "present", "today"],
     &["exam", "examin"],
+    &["trip", "travel", "journey", "tour"],
 ];
 
 /// Words that negate an English sentence (lower case; "n't" endings and

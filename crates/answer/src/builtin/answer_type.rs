@@ -55,6 +55,15 @@ static DATE: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid date pattern")
 });
 
+/// A date to the day: "23.11.2026", "2026-11-23", "23 November", "November 23rd".
+static DAY_DATE: LazyLock<Regex> = LazyLock::new(|| {
+    #[allow(clippy::expect_used)]
+    Regex::new(
+        r"(?i)\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b|\b(?:19|20)\d{2}-\d{2}-\d{2}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?\b",
+    )
+    .expect("valid day-date pattern")
+});
+
 static CONTACT: LazyLock<Regex> = LazyLock::new(|| {
     #[allow(clippy::expect_used)]
     Regex::new(r"(?i)[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\bhttps?://\S+|\bwww\.\S+|(?:\+?\d[\d\s-]{8,}\d)|#[a-z][\w-]{2,}")
@@ -129,6 +138,17 @@ impl AnswerType {
         !matches!(self, Self::YesNo | Self::Other)
     }
 
+    /// Whether `sentence` holds the value to full precision: for
+    /// [`AnswerType::Date`] a date to the day ("from 23.11.2026" answers
+    /// "When do the exams start?" better than "in May 2027"); for every
+    /// other kind, [`AnswerType::held_by`].
+    pub fn held_precisely_by(self, sentence: &str) -> bool {
+        match self {
+            Self::Date => DAY_DATE.is_match(sentence),
+            other => other.held_by(sentence),
+        }
+    }
+
     /// Whether `sentence` holds a value of this kind. [`AnswerType::YesNo`]
     /// and [`AnswerType::Other`] hold for every sentence.
     pub fn held_by(self, sentence: &str) -> bool {
@@ -190,6 +210,12 @@ mod tests {
         assert!(Date.held_by("Applications close on 15 July 2026."));
         assert!(Date.held_by("With effect from 15.07.2026 the fee is halved."));
         assert!(!Date.held_by("Applications close after the results are out."));
+        // Real circular and handbook text (sample-docs/university).
+        let circular = "The end-semester examinations of the odd semester of 2026-27 will be held from Monday, 23.11.2026 to Friday, 04.12.2026.";
+        assert!(Date.held_precisely_by(circular));
+        assert!(Date.held_precisely_by("Applications close on July 15th."));
+        assert!(Date.held_by("End-semester examinations are held in May 2027."));
+        assert!(!Date.held_precisely_by("End-semester examinations are held in May 2027."));
         assert!(Amount.held_by("If you make the maximum salary ($191,900 in 2024), you cannot receive overtime."));
         assert!(!Amount.held_by("The amount you can receive depends on your salary level."));
         assert!(Agent.held_by("Billable travel is approved by Joe Krzystan."));

@@ -45,7 +45,8 @@ pub const TYPED_COVERAGE: f32 = 0.45;
 pub const YES_NO_KNOWN: f32 = 0.75;
 /// Question terms the evidence may never mention for [`TYPED_COVERAGE`] to apply.
 pub const MAX_UNKNOWN_TYPED: usize = 1;
-/// Score bonus of a sentence holding the kind of value asked for.
+/// Score bonus of a sentence holding the kind of value asked for (half of
+/// it when the value is imprecise: a month for "When …?").
 const TYPED_BONUS: f32 = 0.2;
 /// Sentences used at most.
 const MAX_SENTENCES: usize = 2;
@@ -158,8 +159,10 @@ impl BuiltinModel {
                 let coverage = (direct + 0.5 * by_context) / q.len() as f32;
                 let has_number = text.chars().any(|c| c.is_ascii_digit());
                 let typed = kind.is_value() && kind.held_by(&text);
-                let bonus = if typed {
+                let bonus = if typed && kind.held_precisely_by(&text) {
                     TYPED_BONUS
+                } else if typed {
+                    TYPED_BONUS / 2.0
                 } else if wants_number && has_number && !kind.is_value() {
                     0.15
                 } else {
@@ -495,6 +498,43 @@ mod tests {
         let ev = [evidence("handbook::library#1", handbook), evidence("circular-12::p1#1", circular)];
         let best = &m.score_sentences("What are the library hours?", &ev)[0];
         assert_eq!(best.key, "circular-12::p1#1", "the circular states the hours: {best:?}");
+    }
+
+    #[test]
+    fn a_date_to_the_day_answers_when_before_a_month() {
+        // sample-docs/university: the handbook names the month, circular 11 the days.
+        let m = BuiltinModel::default();
+        let handbook = "End-semester examinations are held in May 2027.";
+        let circular = "The end-semester examinations of the odd semester of 2026-27 will be held from Monday, \
+                        23.11.2026 to Friday, 04.12.2026.";
+        let ev = [
+            evidence("handbook::academic-year#1", handbook),
+            evidence("handbook::attendance#1", "Attendance is compulsory in every lecture."),
+            evidence("handbook::assessment#1", "Each theory course is assessed out of 100 marks."),
+            evidence("circular-11::p1#1", circular),
+        ];
+        let best = &m.score_sentences("When do the end-semester exams start?", &ev)[0];
+        assert_eq!(best.key, "circular-11::p1#1", "{best:?}");
+    }
+
+    #[test]
+    fn a_work_trip_is_official_travel() {
+        // sample-docs/company/travel-and-expense-policy.md and the university handbook.
+        let m = BuiltinModel::default();
+        let ev = [
+            evidence(
+                "handbook::attendance#1",
+                "A student must attend at least 75% of the classes in each course to be allowed to sit the \
+                 end-semester examination in that course.",
+            ),
+            evidence(
+                "travel::air-and-rail-travel#1",
+                "Economy class air travel is allowed for journeys longer than 500 km. Rail travel is reimbursed \
+                 in AC two-tier class.",
+            ),
+        ];
+        let picked = m.select("Can I fly on a work trip, and in which class?", &ev);
+        assert!(picked.first().is_some_and(|s| s.text.starts_with("Economy class air travel")), "{picked:?}");
     }
 
     #[test]
