@@ -135,7 +135,7 @@ pub const SYNONYMS: &[&[&str]] = &[
     &["holder", "hold"],
     &["year", "annual", "yearli", "annum", "saal"],
     &["earn", "entitl", "accru", "credit"],
-    &["laptop", "devic", "comput"],
+    &["laptop", "devic", "comput", "macbook", "mac"],
     &["minimum", "least", "min"],
     &["manag", "report", "supervis", "boss"],
     &["offic", "base", "locat", "sit", "work"],

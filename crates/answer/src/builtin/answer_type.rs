@@ -22,6 +22,9 @@ pub enum AnswerType {
     Date,
     /// A length of time: "How long …", "How many days …", "How far in advance …".
     Duration,
+    /// The size of a thing: "How long does my password need to be?", "How
+    /// long should the essay be?" (characters, words, pages, km).
+    Length,
     /// A count of things: "How many forms …".
     Count,
     /// An e-mail address, a web address, a phone number: "Which email …".
@@ -45,6 +48,17 @@ static DURATION: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(?:\d+(?:[.,]\d+)?|{NUMBER_WORDS})(?:\s*\(\d+\))?[\s-]+(?:(?:business|working|calendar|consecutive|full)\s+)?{UNITS}\b"
     ))
     .expect("valid duration pattern")
+});
+
+/// A length: "16 characters", "2,000 words", "500 km". "How long must a
+/// password be?" asks for one, as "How long is the probation?" asks for a
+/// duration.
+static LENGTH: LazyLock<Regex> = LazyLock::new(|| {
+    #[allow(clippy::expect_used)]
+    Regex::new(
+        r"(?i)\b\d+(?:[.,]\d+)*\s*(?:characters?|chars|letters|digits|words|pages|lines|km|kilomet(?:re|er)s?|met(?:re|er)s|miles|cm|inches)\b",
+    )
+    .expect("valid length pattern")
 });
 
 static DATE: LazyLock<Regex> = LazyLock::new(|| {
@@ -85,6 +99,9 @@ pub fn classify(question: &str) -> AnswerType {
     let has = |cues: &[&str]| cues.iter().any(|c| q.contains(c));
     if has(&[" email ", " e-mail ", " email address", " web address", " url ", " phone number", " website "]) {
         return AnswerType::Contact;
+    }
+    if q.contains(" how long ") && q.trim_end().ends_with(" be") {
+        return AnswerType::Length;
     }
     if has(&[
         " how long ",
@@ -156,6 +173,7 @@ impl AnswerType {
             Self::Amount => super::scope::states_amount(sentence),
             Self::Date => DATE.is_match(sentence),
             Self::Duration => DURATION.is_match(sentence),
+            Self::Length => LENGTH.is_match(sentence),
             Self::Count => NUMBER.is_match(sentence),
             Self::Contact => CONTACT.is_match(sentence),
             Self::Agent => names_someone(sentence),
@@ -187,6 +205,8 @@ mod tests {
             ("Above what salary can I no longer get paid overtime or comp time?", Amount),
             ("How much is the hostel security deposit?", Amount),
             ("How long does it take to get my Concur account set up after I send the CGE form?", Duration),
+            ("How long does my Mac login password need to be?", Length),
+            ("How long is the probation period?", Duration),
             ("I have to travel abroad for work. Who do I coordinate with, and how far in advance?", Duration),
             ("Which email address do I send that approval to?", Contact),
             ("When is the last date to apply for revaluation?", Date),
@@ -210,6 +230,10 @@ mod tests {
         assert!(Date.held_by("Applications close on 15 July 2026."));
         assert!(Date.held_by("With effect from 15.07.2026 the fee is halved."));
         assert!(!Date.held_by("Applications close after the results are out."));
+        // handbook_18f, how-to-log-in.md: "How long does my Mac login password need to be?"
+        assert!(Length.held_by("Passwords must be 16 characters"));
+        assert!(!Length.held_by("Users may see the prompt if their password is due to expire within 14 days."));
+        assert!(!Length.held_by("Password changed whenever password is forgotten or compromised."));
         // Real circular and handbook text (sample-docs/university).
         let circular = "The end-semester examinations of the odd semester of 2026-27 will be held from Monday, 23.11.2026 to Friday, 04.12.2026.";
         assert!(Date.held_precisely_by(circular));
