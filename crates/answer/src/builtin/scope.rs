@@ -48,7 +48,8 @@ fn time_labels(text: &str) -> Vec<&str> {
     text.split(|c: char| !(c.is_ascii_digit() || c == '-' || c == '–'))
         .filter(|w| {
             let w = w.trim_matches(['-', '–']);
-            let (year, rest) = w.split_at(w.len().min(4));
+            // `get`: the fourth byte can fall inside an en dash ("12–25").
+            let (year, rest) = w.get(..4).zip(w.get(4..)).unwrap_or((w, ""));
             year.len() == 4
                 && (year.starts_with("19") || year.starts_with("20"))
                 && year.chars().all(|c| c.is_ascii_digit())
@@ -110,6 +111,10 @@ mod tests {
         assert!(!states_amount("The revaluation charge is notified by the Controller of Examinations."));
         assert!(!states_amount("The fee schedule for 2026-27 lists the refundable library deposit."));
         assert!(states_amount("In 2026 the deposit is 5000."));
+        // MuSiQue's Chess Olympiad paragraph: an en dash four bytes in.
+        let dresden = "The 38th Chess Olympiad took place between 12–25 November 2008 in Dresden, Germany";
+        assert!(states_amount(dresden));
+        assert!(!states_amount("The session 2026–27 began."));
     }
 
     #[test]

@@ -38,7 +38,7 @@ fn cell_phrase(header: &str, value: &str) -> String {
 /// `148500` → `1,48,500` (Indian digit grouping: the last three digits,
 /// then pairs).
 pub fn indian_grouping(digits: &str) -> String {
-    if digits.len() <= 3 {
+    if digits.len() <= 3 || !digits.is_ascii() {
         return digits.to_string();
     }
     let (head, tail) = digits.split_at(digits.len() - 3);
