@@ -213,6 +213,8 @@ mod tests {
             ("How many forms do I need?", Count),
             ("Who approves billable travel for 18F projects?", Agent),
             ("Can I sign up for the transit benefit right now?", YesNo),
+            ("is based where?", Other),
+            ("Do you know who approves billable travel?", Agent),
             ("What should my written explanation for advanced sick leave include?", Other),
         ];
         for (q, want) in cases {

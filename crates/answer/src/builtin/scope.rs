@@ -29,7 +29,10 @@ pub fn asks_for_amount(question: &str) -> bool {
 /// Whether `question` asks yes or no ("Is there parking …?", "Can my friend stay …?").
 pub fn asks_yes_no(question: &str) -> bool {
     let q = question.trim().to_lowercase();
-    ["is ", "are ", "does ", "do ", "can ", "may ", "will ", "am "].iter().any(|o| q.starts_with(o))
+    let opens = ["is ", "are ", "does ", "do ", "can ", "may ", "will ", "am "].iter().any(|o| q.starts_with(o));
+    // "… and is based where?", "Do you know who approves it?" ask for a place or a person.
+    let wh = ["where", "what", "which", "who", "whom", "whose", "when", "why", "how"];
+    opens && !q.split(|c: char| !c.is_alphanumeric()).any(|w| wh.contains(&w))
 }
 
 /// Whether `sentence` states an amount: a digit, a currency sign, or a

@@ -17,6 +17,9 @@
 //!   prior to; a bare year only after in, during, as of, before, until, since
 //!   or prior to, and not before a unit: "in 2000 rupees"). `D` = that date, the month's or year's last day, or the day
 //!   before it for "before"/"prior to". No `S` is set: it follows from `D`.
+//! - A time right after a past event verb ("founded in 2005", "born on 3
+//!   December 1967", "released in 2016") is when something happened, a fact
+//!   the question is about, and does not count.
 //! - It is historical only when the named time ends before today; the current
 //!   or a future session is reported but is not historical. Years inside
 //!   names without a cue ("RFC 7230") never count.
@@ -48,6 +51,14 @@ static MONTH_YEAR: LazyLock<Regex> =
 static YEAR: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)\b(in|during|as\s+(?:of|on|at)|before|until|till|since|prior\s+to)\s+(?:the\s+)?(?:year\s+)?((?:19|20)\d{2})\b",
+    )
+});
+/// A past event verb right before the cue: the time is when something
+/// happened ("a house that was founded in 2005", "born on 3 December
+/// 1967"), which the question asks about, not the time it asks for.
+static EVENT_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:founded|established|born|died|published|released|built|formed|opened|launched|created|incorporated|premiered|debuted|married|discovered|invented|elected|composed|written|recorded|aired|broadcast|signed|drafted)\s*,?\s*$",
     )
 });
 static TITLE_AFTER: LazyLock<Regex> = LazyLock::new(|| re(r"^\s*\p{Lu}"));
@@ -121,20 +132,28 @@ fn sessions(question: &str, today: NaiveDate, start_month: u32) -> Vec<Named> {
 fn dates(question: &str, today: NaiveDate) -> Vec<Named> {
     let mut out = Vec::new();
     for (at, date) in find_dates(question, DateOrder::DayMonth) {
-        if let Some(c) = DATE_CUE_BEFORE.captures(&question[..at]) {
+        if let Some(c) = DATE_CUE_BEFORE.captures(&question[..at])
+            && !c.get(0).is_some_and(|cue| EVENT_BEFORE.is_match(&question[..cue.start()]))
+        {
             out.push(named_date(at, &c[1], date, date, today, "date"));
         }
     }
     for c in MONTH_YEAR.captures_iter(question) {
         let (Some(month), Ok(year)) = (month_number(&c[2]), c[3].parse::<i32>()) else { continue };
         let Some(first) = NaiveDate::from_ymd_opt(year, month, 1) else { continue };
+        if c.get(0).is_some_and(|m| EVENT_BEFORE.is_match(&question[..m.start()])) {
+            continue;
+        }
         let last = first.checked_add_months(chrono::Months::new(1)).and_then(|d| d.pred_opt()).unwrap_or(first);
         out.push(named_date(c.get(0).map_or(0, |m| m.start()), &c[1], first, last, today, "month"));
     }
     for c in YEAR.captures_iter(question) {
         let (Some(whole), Ok(year)) = (c.get(0), c[2].parse::<i32>()) else { continue };
         let overlaps = out.iter().any(|n| n.at >= whole.start() && n.at < whole.end());
-        if overlaps || NOT_A_YEAR_AFTER.is_match(&question[whole.end()..]) {
+        if overlaps
+            || NOT_A_YEAR_AFTER.is_match(&question[whole.end()..])
+            || EVENT_BEFORE.is_match(&question[..whole.start()])
+        {
             continue;
         }
         let (Some(first), Some(last)) = (NaiveDate::from_ymd_opt(year, 1, 1), NaiveDate::from_ymd_opt(year, 12, 31))
