@@ -83,9 +83,11 @@ mod tests {
         let corpus = std::env::var("ALMIRAH_CORPORA")
             .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpora").into());
         let dir = std::path::Path::new(&corpus).join("versions_rfc_http/text");
-        for (file, title) in
-            [("rfc2616.txt", "Hypertext Transfer Protocol -- HTTP/1.1"), ("rfc9110.txt", "HTTP Semantics")]
-        {
+        for (file, title) in [
+            ("rfc2616.txt", "Hypertext Transfer Protocol -- HTTP/1.1"),
+            ("rfc5988.txt", "Web Linking"),
+            ("rfc9110.txt", "HTTP Semantics"),
+        ] {
             let bytes = std::fs::read(dir.join(file)).unwrap();
             assert_eq!(extract_text(&bytes).unwrap().title.as_deref(), Some(title), "{file}");
         }
