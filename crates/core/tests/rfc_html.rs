@@ -122,3 +122,31 @@ fn statuses_by_file(dir: &Path) -> BTreeMap<String, (Vec<String>, Vec<String>)> 
         })
         .collect()
 }
+
+/// A query that hinges on a number ("status code 413"): the keyword list's
+/// best hit holds it, the vector list (which cannot tell 413 from 414)
+/// does not rank it, and the fused list still puts it first instead of
+/// under the chunks both lists rank mid-way.
+#[test]
+fn a_keyword_hit_holding_the_query_number_is_not_buried_by_fusion() {
+    let docs = tempfile::tempdir().unwrap();
+    let text = common::corpora().join("versions_rfc_http/text");
+    common::copy_files(&text, docs.path(), &["rfc2616.txt"]);
+    let data = tempfile::tempdir().unwrap();
+    let engine = common::hash_engine(data.path());
+    common::index(&engine, &[docs.path()]);
+    let as_of = engine.as_of(chrono::NaiveDate::from_ymd_opt(2012, 1, 1), None);
+    let q = "What is status code 413 called?";
+    let run = |mode| {
+        let opts = almirah_core::SearchOptions { mode, depth: 8, ..Default::default() };
+        engine.search(q, &opts, as_of, 0).unwrap().results.hits
+    };
+    let keyword = run(almirah_core::SearchMode::Bm25);
+    assert!(keyword[0].text.contains(" 413 "), "{}", keyword[0].text);
+    let vector = run(almirah_core::SearchMode::Vector);
+    assert!(vector.iter().all(|h| h.chunk_id != keyword[0].chunk_id), "the vector list ranks it: no test");
+    let hybrid = run(almirah_core::SearchMode::Hybrid);
+    let both = hybrid.iter().filter(|h| vector.iter().any(|v| v.chunk_id == h.chunk_id)).count();
+    assert!(both >= 1, "no hit is in both lists: plain RRF would not bury it either");
+    assert_eq!(hybrid[0].chunk_id, keyword[0].chunk_id, "{:?}", hybrid.iter().map(|h| &h.key).collect::<Vec<_>>());
+}

@@ -165,7 +165,18 @@ pub fn search(
         SearchMode::Hybrid => crate::store::pending_vectors(dbs, rtxn)?,
         _ => ChunkSet::default(),
     };
-    let fused = rrf::fuse_imputed(&[&keyword_ids, &semantic_ids], |id| waiting.contains(id));
+    // A keyword hit holding a number the query gives ("status code 413",
+    // "circular 2.1.82") that the vector list did not rank keeps its keyword
+    // rank for both lists: embeddings do not tell one number from another
+    // (Sciavolino et al., "Simple Entity-Centric Questions Challenge Dense
+    // Retrievers", EMNLP 2021), so the vector list's silence says nothing.
+    let numbered = match opts.mode {
+        SearchMode::Hybrid => holding_query_numbers(dbs, rtxn, &tokenizer, query)?,
+        _ => ChunkSet::default(),
+    };
+    let fused = rrf::fuse_imputed(&[&keyword_ids, &semantic_ids], |id| {
+        waiting.contains(id) || (numbered.contains(id) && !semantic_ids.contains(&id))
+    });
     let mut hits = Vec::with_capacity(opts.k);
     for (id, score) in fused.into_iter().take(opts.k) {
         let bm25 = rank_of(&keyword, id);
@@ -253,4 +264,26 @@ pub fn ocr_note(report: &almirah_extract::ocr::OcrReport, pages: Option<(u32, u3
         );
     }
     format!("read by OCR ({}), {at}, confidence {lowest:.0}%", report.languages)
+}
+
+/// The chunks holding a number of the query: a term of three or more
+/// digits (with `.` or `,` inside: "413", "2.1.82", "48,500") that is not a
+/// year (1900-2099, which the router reads as the as-of time).
+///
+/// # Errors
+/// LMDB errors.
+fn holding_query_numbers(dbs: &Databases, rtxn: &RoTxn<'_>, tokenizer: &Tokenizer, query: &str) -> Result<ChunkSet> {
+    let mut out = ChunkSet::default();
+    for term in tokenizer.terms(query) {
+        let digits = term.chars().filter(char::is_ascii_digit).count();
+        let numeric = term.chars().all(|c| c.is_ascii_digit() || c == '.' || c == ',');
+        let year = term.len() == 4 && (term.starts_with("19") || term.starts_with("20"));
+        if digits < 3 || !numeric || year {
+            continue;
+        }
+        if let Some(postings) = dbs.postings.get(rtxn, &term)? {
+            out.union_with(&postings);
+        }
+    }
+    Ok(out)
 }
