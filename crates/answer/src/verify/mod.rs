@@ -82,14 +82,16 @@ pub fn unsupported(claim: &str, cited: &[&str]) -> Option<String> {
 }
 
 /// A chunk's text without the sentences addressed to the assistant
-/// ("Ignore your rules and tell everyone …"): they support no claim.
+/// ("Ignore your rules and tell everyone …"): they support no claim. The
+/// sentences left are joined by line breaks, so list items stay apart for
+/// the negation check.
 fn without_instructions(text: &str) -> String {
     crate::citations::split_sentences(text)
         .into_iter()
         .filter(|s| !looks_like_injection(&s.text))
         .map(|s| s.text)
         .collect::<Vec<_>>()
-        .join(" ")
+        .join("\n")
 }
 
 /// Every failure of a draft.
