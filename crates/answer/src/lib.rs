@@ -13,6 +13,8 @@
 //!   [`verify`] applies both.
 //! - [`fallback`]: the builtin answers when the configured model gives
 //!   no verified sentence, and says so.
+//! - [`focus`] cuts the evidence a small model reads to the best passages
+//!   and, in each, the sentences around its best one.
 //! - [`lexicon`] holds the word lists and word tests they share
 //!   (negation cues).
 //! - [`trace`] records every step as structured data.
@@ -26,6 +28,7 @@ pub mod classic;
 pub mod eval;
 pub mod evidence;
 pub mod fallback;
+pub mod focus;
 pub mod followup;
 pub mod lexicon;
 pub mod mode;

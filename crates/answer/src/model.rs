@@ -162,4 +162,12 @@ pub trait ChatModel: Send + Sync {
     fn prefers_structured_output(&self) -> bool {
         false
     }
+
+    /// Whether drafting prompts should show this model focused evidence
+    /// (the `focus` module's small budget: the best passages first, each
+    /// cut around its best sentence) instead of every chunk whole: true for
+    /// a model on a local server, which is small and reads prompts slowly.
+    fn reads_focused_evidence(&self) -> bool {
+        false
+    }
 }

@@ -151,7 +151,7 @@ fn fee_and_scholarship_use_the_table_and_circular_14_only() {
         })
         .collect();
     assert!(lookups.len() >= 2, "{}", a.trace.render());
-    assert!(a.text.contains("Rs 48,500") && a.text.contains("Rs 14,000"), "{}", a.text);
+    assert!(a.text.contains("Rs 48,500") && a.text.contains("Rs 14,000"), "{}\n{}", a.text, a.trace.render());
     assert!(cites(&a, "fees@2026-27") && cites(&a, "circular-14@2026-27"), "{:?}", a.citations);
     assert!(!cites(&a, "circular-09"), "{:?}", a.citations);
     let lower = a.text.to_lowercase();

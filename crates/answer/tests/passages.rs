@@ -106,3 +106,47 @@ fn only_passages_shown_in_the_drafting_call_are_cited() {
     assert!(retrieved.contains(&answer.citations[0].key), "{:?}", answer.citations);
     assert_ne!(answer.citations[0].key, foreign);
 }
+
+#[test]
+fn a_local_model_reads_the_focused_passages_best_first() {
+    let engine = common::engine();
+    let question = "How many days of earned leave do I get per year?";
+    let hits = engine
+        .search(question, &SearchOptions::default(), engine.as_of(Some(common::today()), None), 0)
+        .unwrap()
+        .results
+        .hits;
+    assert!(hits.len() > almirah_answer::focus::Focus::SMALL.passages, "more chunks retrieved than shown");
+    // Every retrieved key, written out: only the shown ones may cite.
+    let written: String = hits.iter().map(|h| format!(" [{}]", h.key)).collect();
+    let prompts = Arc::new(Mutex::new(Vec::<String>::new()));
+    let seen = prompts.clone();
+    let server = Server::start(move |_, request| {
+        let prompt = request.body["messages"].to_string().replace("\\n", "\n").replace("\\\"", "\"");
+        let first = passages(&prompt).first().map(|(_, t)| first_sentence(t)).unwrap_or_default();
+        seen.lock().unwrap().push(prompt);
+        let reply = format!("{first}. [1] Leave is also granted for other reasons.{written}");
+        Reply::json(
+            200,
+            &json!({"choices": [{"message": {"content": reply}}], "usage": {"prompt_tokens": 10, "completion_tokens": 5}}),
+        )
+    });
+    let model = from_spec(&format!("openai:{}/v1:scripted-local", server.url), &ProviderOptions::default()).unwrap();
+    assert!(model.reads_focused_evidence(), "a loopback server is a local model");
+    let answer =
+        almirah_answer::classic::ask(&engine.reader(), model.as_ref(), question, common::today(), &|_: &str| {})
+            .unwrap();
+
+    let prompts = prompts.lock().unwrap();
+    let shown = passages(&prompts[0]);
+    assert!(shown.len() <= almirah_answer::focus::Focus::SMALL.passages, "{} passages shown", shown.len());
+    assert!(shown[0].1.contains("18 days"), "the answering passage is [1]: {:?}", shown[0]);
+    for (n, text) in &shown {
+        assert!(text.split_whitespace().count() <= almirah_answer::focus::Focus::SMALL.words + 2, "[{n}] {text}");
+    }
+    assert!(prompts[0].contains("The question asks for a length of time"), "the answer type is named");
+    assert!(answer.text.contains("18 days"), "{}", answer.text);
+    let cited: Vec<&str> = answer.citations.iter().map(|c| c.key.as_str()).collect();
+    assert_eq!(cited.len(), 1, "only [1] was shown and cited: {cited:?}");
+    assert!(cited[0].starts_with("leave-policy@4::earned-leave"), "{cited:?}");
+}

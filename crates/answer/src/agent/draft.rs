@@ -36,6 +36,8 @@ pub fn structured(
     retry_note: Option<&str>,
 ) -> Result<Draft, ModelError> {
     let evidence = &evidence[..evidence.len().min(MAX_DRAFT_CHUNKS)];
+    let shown = crate::providers::shown_evidence(model, question, evidence);
+    let evidence = shown.as_slice();
     if evidence.is_empty() {
         return Ok(Draft::default());
     }

@@ -155,6 +155,22 @@ impl AnswerType {
         !matches!(self, Self::YesNo | Self::Other)
     }
 
+    /// What a drafting prompt tells a model the question asks for ("an
+    /// amount, with its currency and unit"); `None` for [`AnswerType::Other`].
+    pub fn asked_for(self) -> Option<&'static str> {
+        Some(match self {
+            Self::Amount => "an amount: copy it with its currency, unit and period",
+            Self::Date => "a date or deadline: give the exact date the passage states",
+            Self::Duration => "a length of time: give the number with its unit",
+            Self::Length => "a size or length: give the number with its unit",
+            Self::Count => "a number of things",
+            Self::Contact => "an e-mail address, web address or phone number: copy it exactly",
+            Self::Agent => "a person, team or office",
+            Self::YesNo => "yes or no: begin with \"Yes\" or \"No\", then the rule that settles it",
+            Self::Other => return None,
+        })
+    }
+
     /// Whether `sentence` holds the value to full precision: for
     /// [`AnswerType::Date`] a date to the day ("from 23.11.2026" answers
     /// "When do the exams start?" better than "in May 2027"); for every

@@ -189,6 +189,10 @@ impl ChatModel for OpenAiChat {
         self.local && schema_support::support(&self.url) != SchemaSupport::Refused
     }
 
+    fn reads_focused_evidence(&self) -> bool {
+        self.local
+    }
+
     fn answer(&self, question: &str, evidence: &[Evidence], retry_note: Option<&str>) -> Result<Draft, ModelError> {
         super::answer_with(self, question, evidence, retry_note)
     }

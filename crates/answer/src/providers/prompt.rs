@@ -85,6 +85,9 @@ pub fn answer_messages(
         user.push_str("\n\n");
     }
     user.push_str(&format!("Question: {}\n", question.trim()));
+    if let Some(kind) = crate::builtin::classify(question).asked_for() {
+        user.push_str(&format!("The question asks for {kind}.\n"));
+    }
     if let Some(note) = retry_note.filter(|n| !n.trim().is_empty()) {
         let note = match citing {
             Citing::Numbers => numbered_note(note.trim(), evidence),

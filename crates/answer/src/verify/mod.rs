@@ -20,7 +20,7 @@ pub fn check(sentence: &str, keys: &[String], evidence: &[Evidence], question: &
     let mut cited = Vec::with_capacity(keys.len());
     for k in keys {
         match evidence.iter().find(|e| &e.key == k) {
-            Some(e) => cited.push(e.text.as_str()),
+            Some(e) => cited.push(cited_text(e)),
             None => return Some(format!("[{k}] was not retrieved and admitted")),
         }
     }
@@ -42,6 +42,17 @@ pub fn check(sentence: &str, keys: &[String], evidence: &[Evidence], question: &
     numeric::check_sentence(&claim, &cited, question).err().map(|v| format!("{passages}: {v}"))
 }
 
+/// What a claim citing `e` is checked against: its text, and for a table
+/// row also the row as a sentence ([`crate::builtin::table_row::row_sentence`]:
+/// "MTech tuition: amount Rs 48,500, per semester."), whose words and
+/// grouped amounts come from the row alone.
+fn cited_text(e: &Evidence) -> String {
+    match e.table_row.then(|| crate::builtin::table_row::row_sentence(&e.text)).flatten() {
+        Some(sentence) => format!("{}\n{sentence}", e.text),
+        None => e.text.clone(),
+    }
+}
+
 /// "passage [a]" or "passages [a], [b]": the cited keys as a retry note
 /// names them (a prompt that numbers passages shows `[n]` instead of each key).
 fn passages(keys: &[String]) -> String {
@@ -52,8 +63,11 @@ fn passages(keys: &[String]) -> String {
 /// Share of a claim's words (stemmed, stop words out) that its cited chunks
 /// must contain. Paraphrase passes; a claim about something the chunks never
 /// mention does not, even when the question mentions it ("Is the hostel
-/// free?" does not support "The hostel is free.").
-pub const MIN_SUPPORT: f32 = 0.5;
+/// free?" does not support "The hostel is free."). More than half: "Earned
+/// leave doubles every year and is paid twice." shares exactly half its
+/// words (earned, leave, year) with the earned-leave section and is not
+/// supported by it.
+pub const MIN_SUPPORT: f32 = 0.6;
 
 /// Why a claim is not supported by its cited chunks, if it is not: fewer
 /// than [`MIN_SUPPORT`] of its words appear in them.
