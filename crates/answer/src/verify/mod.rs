@@ -28,7 +28,7 @@ pub fn check(sentence: &str, keys: &[String], evidence: &[Evidence], question: &
     let cited: Vec<&str> = cited.iter().map(String::as_str).collect();
     let claim = numeric::strip_system_labels(sentence);
     let passages = passages(keys);
-    if let Some(gap) = unsupported(&claim, &cited) {
+    if let Some(gap) = unsupported(&as_claimed(&claim, question), &cited) {
         return Some(format!("{passages}: {gap}"));
     }
     if let Some(flip) = negation::flipped(&claim, &cited) {
@@ -40,6 +40,24 @@ pub fn check(sentence: &str, keys: &[String], evidence: &[Evidence], question: &
         });
     }
     numeric::check_sentence(&claim, &cited, question).err().map(|v| format!("{passages}: {v}"))
+}
+
+/// Words a claim must say of its own before it is judged alone.
+pub const MIN_CLAIM_WORDS: usize = 2;
+
+/// What the support check judges: the claim, or for a bare value ("48500",
+/// "24.11.2026", "Yes.": fewer than [`MIN_CLAIM_WORDS`] words besides
+/// numbers) the question with the value, since that is what the value
+/// asserts. "48500" for "What is the MBA tuition fee?" then names MBA, which
+/// the MTech row it cites does not.
+fn as_claimed(claim: &str, question: &str) -> String {
+    let words = BuiltinModel::default().literal_terms(claim);
+    let own = words.iter().filter(|w| !w.chars().any(|c| c.is_ascii_digit())).count();
+    if own < MIN_CLAIM_WORDS && !question.trim().is_empty() {
+        format!("{} {claim}", question.trim())
+    } else {
+        claim.to_string()
+    }
 }
 
 /// What a claim citing `e` is checked against: its text, and for a table
@@ -128,3 +146,6 @@ pub fn keep_verified(draft: Draft, evidence: &[Evidence], question: &str) -> Dra
         draft.sentences.into_iter().filter(|(s, keys)| check(s, keys, evidence, question).is_none()).collect();
     Draft { dropped: draft.dropped + before - sentences.len(), sentences, usage: draft.usage }
 }
+
+#[cfg(test)]
+mod tests;

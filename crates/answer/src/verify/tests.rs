@@ -1,0 +1,81 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::Path;
+
+use super::*;
+
+/// A chunk of `text` with `key`.
+fn chunk(key: &str, text: &str, table_row: bool) -> Evidence {
+    Evidence {
+        key: key.into(),
+        title: "t".into(),
+        path: "p".into(),
+        pages: None,
+        heading_path: Vec::new(),
+        text: text.into(),
+        score: 1.0,
+        table_row,
+        note: None,
+        source_note: None,
+    }
+}
+
+/// The MTech row of `sample-docs/university/fees-2026-27.csv`, as it is indexed.
+fn mtech_row() -> Evidence {
+    let csv = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../sample-docs/university/fees-2026-27.csv"),
+    )
+    .unwrap();
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let row = lines.find(|l| l.starts_with("MTech,")).unwrap();
+    let text: Vec<String> = header.iter().zip(row.split(',')).map(|(h, v)| format!("{h}: {v}")).collect();
+    chunk("fees@2026-27::fees-2026-27#2", &text.join("; "), true)
+}
+
+/// The "Earned leave" section of `sample-docs/company/leave-policy.md`.
+fn earned_leave() -> Evidence {
+    let page = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../sample-docs/company/leave-policy.md"),
+    )
+    .unwrap();
+    let section = page.split("## Earned leave").nth(1).unwrap().split("\n## ").next().unwrap();
+    chunk("leave-policy@4::earned-leave#1", section.trim(), false)
+}
+
+fn verdict(claim: &str, e: &Evidence, question: &str) -> Option<String> {
+    check(claim, std::slice::from_ref(&e.key), std::slice::from_ref(e), question)
+}
+
+#[test]
+fn a_bare_value_is_judged_with_the_question_it_answers() {
+    let row = mtech_row();
+    assert_eq!(verdict("48500", &row, "What is the MTech tuition fee?"), None);
+    let why = verdict("48500", &row, "What is the MBA tuition fee?").expect("the MTech row says nothing of an MBA");
+    assert!(why.contains("MBA"), "{why}");
+    let why = verdict("Rs 48,500.", &row, "What is the MBA tuition fee?").expect("with its currency too");
+    assert!(why.contains("MBA"), "{why}");
+}
+
+#[test]
+fn half_the_words_of_a_claim_do_not_support_it() {
+    let leave = earned_leave();
+    let question = "How many days of earned leave do I get per year?";
+    assert_eq!(verdict("Every permanent employee earns 18 days of earned leave a year.", &leave, question), None);
+    let why = verdict("Earned leave doubles every year and is paid twice.", &leave, question)
+        .expect("doubles, paid and twice are not in the section");
+    assert!(why.contains("not supported") && why.contains("doubles"), "{why}");
+}
+
+#[test]
+fn a_table_row_claim_is_checked_against_the_row_as_a_sentence() {
+    let row = mtech_row();
+    let sentence = crate::builtin::table_row::row_sentence(&row.text).unwrap();
+    assert_eq!(sentence, "MTech tuition: amount Rs 48,500, per semester.");
+    assert_eq!(verdict(&sentence, &row, "What is the MTech tuition fee?"), None);
+    let raw = chunk(&row.key, &row.text, false);
+    assert!(
+        verdict(&sentence, &raw, "What is the MTech tuition fee?").is_some(),
+        "text that is not a row gets no rendering"
+    );
+}
