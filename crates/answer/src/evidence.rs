@@ -31,6 +31,26 @@ pub struct Evidence {
     pub source_note: Option<String>,
 }
 
+#[cfg(test)]
+impl Evidence {
+    /// A chunk of `text` under `key` for unit tests: title "t", no path,
+    /// pages, headings or notes, score 1.0, not a table row.
+    pub(crate) fn of(key: &str, text: &str) -> Self {
+        Self {
+            key: key.into(),
+            title: "t".into(),
+            path: String::new(),
+            pages: None,
+            heading_path: Vec::new(),
+            text: text.into(),
+            score: 1.0,
+            table_row: false,
+            note: None,
+            source_note: None,
+        }
+    }
+}
+
 impl From<&Hit> for Evidence {
     fn from(h: &Hit) -> Self {
         Self {

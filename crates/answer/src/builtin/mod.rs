@@ -428,18 +428,7 @@ mod tests {
     use super::*;
 
     fn evidence(key: &str, text: &str) -> Evidence {
-        Evidence {
-            key: key.into(),
-            title: "Library".into(),
-            path: String::new(),
-            pages: None,
-            heading_path: Vec::new(),
-            text: text.into(),
-            score: 1.0,
-            table_row: false,
-            note: None,
-            source_note: None,
-        }
+        Evidence { title: "Library".into(), ..Evidence::of(key, text) }
     }
 
     #[test]

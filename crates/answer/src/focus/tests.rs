@@ -18,16 +18,9 @@ fn leave_sections() -> Vec<Evidence> {
         .map(|(i, section)| {
             let (heading, body) = section.split_once('\n').unwrap_or((section, ""));
             Evidence {
-                key: format!("leave@2024-12-06::s#{i}"),
                 title: "Leave".into(),
-                path: "leave.md".into(),
-                pages: None,
                 heading_path: vec![heading.trim_start_matches('#').trim().to_string()],
-                text: body.trim().to_string(),
-                score: 1.0,
-                table_row: false,
-                note: None,
-                source_note: None,
+                ..Evidence::of(&format!("leave@2024-12-06::s#{i}"), body.trim())
             }
         })
         .filter(|e| !e.text.is_empty())
@@ -74,18 +67,7 @@ fn focused_passages_keep_their_keys_and_only_the_chunks_own_words() {
 
 #[test]
 fn short_chunks_are_shown_whole_and_unrelated_ones_keep_retrieval_order() {
-    let chunk = |key: &str, text: &str| Evidence {
-        key: key.into(),
-        title: "Circular".into(),
-        path: "c.md".into(),
-        pages: None,
-        heading_path: Vec::new(),
-        text: text.into(),
-        score: 1.0,
-        table_row: false,
-        note: None,
-        source_note: None,
-    };
+    let chunk = |key: &str, text: &str| Evidence { title: "Circular".into(), ..Evidence::of(key, text) };
     let evidence = vec![
         chunk("a::x#1", "The canteen opens at nine in the morning on working days."),
         chunk("b::x#1", "Parking permits are issued by the estate office on request."),

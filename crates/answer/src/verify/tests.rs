@@ -6,18 +6,7 @@ use super::*;
 
 /// A chunk of `text` with `key`.
 fn chunk(key: &str, text: &str, table_row: bool) -> Evidence {
-    Evidence {
-        key: key.into(),
-        title: "t".into(),
-        path: "p".into(),
-        pages: None,
-        heading_path: Vec::new(),
-        text: text.into(),
-        score: 1.0,
-        table_row,
-        note: None,
-        source_note: None,
-    }
+    Evidence { table_row, ..Evidence::of(key, text) }
 }
 
 /// The MTech row of `sample-docs/university/fees-2026-27.csv`, as it is indexed.
