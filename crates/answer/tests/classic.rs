@@ -177,3 +177,66 @@ fn overtime_pay_cap_on_the_real_18f_versions() {
     assert!(!admitted_texts.is_empty());
     assert!(admitted_texts.iter().all(|t| !t.contains("$176,300") && !t.contains("$183,500")));
 }
+
+/// The paragraph (blank-line separated) of a corpus file that contains `needle`.
+fn corpus_paragraph(file: &str, needle: &str) -> String {
+    let root = std::env::var_os("ALMIRAH_CORPORA")
+        .map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpora"), Into::into);
+    let text = std::fs::read_to_string(root.join(file)).unwrap();
+    let paragraph = text.split("\n\n").find(|p| p.contains(needle)).unwrap_or_else(|| panic!("{needle:?} in {file}"));
+    paragraph.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// An admitted chunk of `text` titled `title`.
+fn chunk(key: &str, title: &str, text: &str) -> almirah_answer::evidence::Evidence {
+    almirah_answer::evidence::Evidence {
+        key: key.into(),
+        title: title.into(),
+        path: String::new(),
+        pages: None,
+        heading_path: Vec::new(),
+        text: text.into(),
+        score: 1.0,
+        table_row: false,
+        note: None,
+        source_note: None,
+    }
+}
+
+#[test]
+fn the_builtin_answers_by_meaning_what_it_covers_in_other_words() {
+    use almirah_answer::model::ChatModel;
+    // RFC 9110 says "have been replaced with 'content'", not "the right term".
+    let q = "Is \"payload body\" still the right term for the data carried in an HTTP message?";
+    let file = "versions_rfc_http/text/rfc9110.txt";
+    let evidence = [
+        chunk("rfc9110::text#769", "RFC 9110", &corpus_paragraph(file, "\"payload body\" have been replaced")),
+        chunk("rfc9110::text#770", "RFC 9110", &corpus_paragraph(file, "The term \"effective request URI\" has been")),
+        chunk(
+            "rfc9112::text#56",
+            "RFC 9112",
+            &corpus_paragraph("versions_rfc_http/text/rfc9112.txt", "of an HTTP/1.1 message is used"),
+        ),
+        chunk("rfc9110::text#167", "RFC 9110", &corpus_paragraph(file, "might consist of a stream of data")),
+    ];
+    let words_alone = BuiltinModel::default().answer(q, &evidence, None).unwrap();
+    assert!(
+        words_alone.sentences.is_empty(),
+        "by words alone it covers half the question: {:?}",
+        words_alone.sentences
+    );
+    let meaning = BuiltinModel::with_meaning(engine().shared_embedder().unwrap());
+    let draft = meaning.answer(q, &evidence, None).unwrap();
+    let (first, keys) = draft.sentences.first().expect("an answer by meaning");
+    assert!(first.contains("have been replaced with \"content\""), "{first}");
+    assert_eq!(keys, &vec!["rfc9110::text#769".to_string()]);
+    // Close in meaning is not enough when the question asks for an amount
+    // the sentence does not hold (sample-docs/robotics/p01.txt).
+    let about = chunk(
+        "p01::text#1",
+        "p01",
+        "Fjordbot Robotics is a small Norwegian company that builds inspection and warehouse robots.",
+    );
+    let revenue = meaning.answer("What is Fjordbot Robotics' annual revenue?", &[about], None).unwrap();
+    assert!(revenue.sentences.is_empty(), "{:?}", revenue.sentences);
+}

@@ -194,6 +194,16 @@ impl Engine {
         self.embedder.get()
     }
 
+    /// The same embedder as a shared handle (loaded on first use), for a
+    /// component that outlives a borrow of the engine: the builtin model
+    /// compares sentences with questions by meaning with it.
+    ///
+    /// # Errors
+    /// [`Error::Embed`] when it cannot be built (e.g. the model is missing).
+    pub fn shared_embedder(&self) -> Result<std::sync::Arc<dyn Embedder>> {
+        self.embedder.shared()
+    }
+
     /// A read-only handle for the configured audience (the user's profile).
     pub fn reader(&self) -> Reader<'_> {
         self.reader_as(&self.audience)

@@ -146,8 +146,9 @@ impl Service {
     /// [`ServerError::Config`] for unusable tokens (see [`TokenTable::build`]).
     pub fn new(engine: Arc<Engine>, setup: Setup) -> Result<Arc<Self>, ServerError> {
         let (spec, options) = (setup.config.model.spec.clone(), setup.config.model.options.clone());
+        let library = engine.clone();
         let model: ModelFactory = Arc::new(move || {
-            almirah_answer::providers::from_spec(&spec, &options)
+            almirah_answer::providers::for_library(&spec, &options, &library)
                 .map(Arc::from)
                 .map_err(|e| format!("model {spec:?}: {e}"))
         });

@@ -1,12 +1,15 @@
 //! The builtin model: offline, deterministic, extractive. It answers with
 //! verbatim sentences from admitted chunks, chosen by how much of the
 //! question's content they cover (stemmed terms, the chunk's title and
-//! headings as context), so it never writes a number that is not in a cited
+//! headings as context) and, with the library's embedder, by meaning
+//! ([`meaning`]), so it never writes a number that is not in a cited
 //! chunk. It is the baseline every other model is measured against.
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use almirah_core::text::Tokenizer;
+use almirah_embed::Embedder;
 
 use crate::citations::split_sentences;
 use crate::evidence::Evidence;
@@ -14,6 +17,7 @@ use crate::lexicon::{SYNONYMS, is_stop_word};
 use crate::model::{ChatModel, ChatRequest, ChatResponse, Draft, ModelError};
 
 pub mod answer_type;
+pub mod meaning;
 mod names;
 mod scope;
 mod select;
@@ -55,10 +59,21 @@ pub const CONTEXT_SENTENCES: usize = 3;
 /// Evidence chunks read.
 const MAX_CHUNKS: usize = 8;
 
-/// The builtin model.
+/// Candidates (best by words first) that are also compared by meaning.
+pub const MEANING_CANDIDATES: usize = 16;
+/// Weight of the cosine by meaning in a candidate's score (coverage is 0..=1).
+pub const MEANING_WEIGHT: f32 = 0.25;
+/// Cosine by meaning at which a sentence answers with less coverage.
+pub const MEANING_ANSWERS: f32 = 0.62;
+/// Coverage such a sentence needs at least.
+pub const MEANING_COVERAGE: f32 = 0.4;
+
+/// The builtin model. [`BuiltinModel::default`] ranks sentences by words
+/// alone; [`BuiltinModel::with_meaning`] also by meaning.
 #[derive(Default)]
 pub struct BuiltinModel {
     tokenizer: Tokenizer,
+    meaning: Option<Arc<meaning::Meaning>>,
 }
 
 /// A candidate answer sentence.
@@ -72,9 +87,15 @@ pub struct Scored {
     pub coverage: f32,
     /// Coverage plus small bonuses for rank and numbers.
     pub score: f32,
+    /// Cosine by meaning to the question (-1..=1), for the candidates
+    /// compared by meaning ([`MEANING_CANDIDATES`]); `None` otherwise.
+    pub meaning: Option<f32>,
     /// Whether it holds the kind of value the question asks for
     /// ([`AnswerType::held_by`]; false when the question asks for no value).
     pub typed: bool,
+    /// Whether the question asks for a kind of value that the sentence
+    /// does not hold ([`AnswerType::is_value`] and not `typed`).
+    pub lacks_value: bool,
     /// Share of question terms in the sentence itself (0..=1; `coverage`
     /// also counts its title, headings and the sentence before at half).
     pub direct: f32,
@@ -87,9 +108,28 @@ impl Scored {
     pub fn answers(&self) -> bool {
         self.coverage >= MIN_COVERAGE || (self.typed && self.direct >= TYPED_COVERAGE)
     }
+
+    /// Whether it is close to the question in meaning ([`MEANING_ANSWERS`]),
+    /// covers [`MEANING_COVERAGE`] of its terms and holds the kind of value
+    /// asked for, if any: a sentence that says what was asked in other
+    /// words. A company's description is close in meaning to "What is its
+    /// annual revenue?" and states no amount, so it does not answer.
+    pub fn close_in_meaning(&self) -> bool {
+        self.meaning.is_some_and(|m| m >= MEANING_ANSWERS) && self.coverage >= MEANING_COVERAGE && !self.lacks_value
+    }
 }
 
 impl BuiltinModel {
+    /// A builtin that also ranks its candidate sentences by meaning with
+    /// `embedder` (the library's own: all-MiniLM-L6-v2, 384 dimensions, by
+    /// default); an embedder failure falls back to words alone. A feature-
+    /// hashing embedder (`hash`, for tests) knows only words, so it is not
+    /// used for meaning.
+    pub fn with_meaning(embedder: Arc<dyn Embedder>) -> Self {
+        let meaning = (embedder.id().provider != "hash").then(|| Arc::new(meaning::Meaning::new(embedder)));
+        Self { meaning, ..Self::default() }
+    }
+
     /// Content terms of `text` (stemmed, stop words removed).
     pub fn content_terms(&self, text: &str) -> BTreeSet<String> {
         self.tokenizer
@@ -129,6 +169,7 @@ impl BuiltinModel {
         }
         let wants_number = asks_for_quantity(question);
         let kind = classify(question);
+        let names = self.named_terms(question);
         let mut scored = Vec::new();
         for (rank, ev) in evidence.iter().take(chunks).enumerate() {
             let context = self.content_terms(&format!("{} {}", ev.title, ev.heading_path.join(" ")));
@@ -153,7 +194,11 @@ impl BuiltinModel {
                 }
                 // A short sentence before is context too: a label or lead-in ("Document detail: …").
                 let before = i.checked_sub(1).filter(|j| is_lead_in(&sentences[*j].text)).map(|j| &terms[j]);
-                let in_context = |t: &String| context.contains(t) || before.is_some_and(|b| b.contains(t));
+                let in_context = |t: &String| {
+                    context.contains(t)
+                        || before.is_some_and(|b| b.contains(t))
+                        || (names.contains(t) && bridged(t, i, &terms, &q))
+                };
                 let direct = q.iter().filter(|t| own.contains(*t)).count() as f32;
                 let by_context = q.iter().filter(|t| !own.contains(*t) && in_context(t)).count() as f32;
                 let coverage = (direct + 0.5 * by_context) / q.len() as f32;
@@ -170,12 +215,53 @@ impl BuiltinModel {
                 } - 0.02 * rank as f32
                     - if defers(&text) { DEFERS_PENALTY } else { 0.0 };
                 let direct = direct / q.len() as f32;
-                scored.push(Scored { text, key: ev.key.clone(), coverage, score: coverage + bonus, typed, direct });
+                scored.push(Scored {
+                    text,
+                    key: ev.key.clone(),
+                    coverage,
+                    score: coverage + bonus,
+                    meaning: None,
+                    typed,
+                    lacks_value: kind.is_value() && !typed,
+                    direct,
+                });
             }
         }
         scored.sort_by(|a, b| b.score.total_cmp(&a.score));
+        self.add_meaning(question, &mut scored);
         scored
     }
+
+    /// Adds [`MEANING_WEIGHT`] × the cosine by meaning to the score of the
+    /// first [`MEANING_CANDIDATES`] of `scored` (sorted best first) and
+    /// sorts again; nothing without an embedder or when it fails.
+    fn add_meaning(&self, question: &str, scored: &mut [Scored]) {
+        let Some(meaning) = &self.meaning else { return };
+        let n = scored.len().min(MEANING_CANDIDATES);
+        let texts: Vec<&str> = scored[..n].iter().map(|s| s.text.as_str()).collect();
+        let Some(sims) = meaning.similarities(question, &texts) else { return };
+        for (s, sim) in scored[..n].iter_mut().zip(sims) {
+            s.meaning = Some(sim);
+            s.score += MEANING_WEIGHT * sim;
+        }
+        scored.sort_by(|a, b| b.score.total_cmp(&a.score));
+    }
+}
+
+/// Whether sentence `i` of a chunk speaks of the question's name `name`
+/// through another sentence of the chunk that defines it: "What is the
+/// hotel cap in Mumbai?" is answered by the row "Metro cities: INR 6,000"
+/// because "The metro cities are Mumbai, Delhi, …" says so. The shared term
+/// ("metro") must be in that defining sentence and in at most half of the
+/// chunk's other sentences, so a word every row has ("cities") bridges nothing.
+fn bridged(name: &String, i: usize, terms: &[BTreeSet<String>], question: &BTreeSet<String>) -> bool {
+    let others = terms.len().saturating_sub(1) as f32;
+    terms.iter().enumerate().filter(|(j, t)| *j != i && t.contains(name)).any(|(j, defining)| {
+        terms[i].iter().filter(|t| !question.contains(*t) && defining.contains(*t)).any(|shared| {
+            let spread = terms.iter().enumerate().filter(|(k, t)| *k != j && t.contains(shared)).count();
+            spread as f32 <= 0.5 * others
+        })
+    })
 }
 
 /// Join lines that a PDF or a hard-wrapped text broke mid-sentence, keeping
@@ -524,6 +610,30 @@ mod tests {
         ];
         let picked = m.select("Can I fly on a work trip, and in which class?", &ev);
         assert!(picked.first().is_some_and(|s| s.text.starts_with("Economy class air travel")), "{picked:?}");
+    }
+
+    #[test]
+    fn a_name_defined_in_the_chunk_bridges_to_its_row() {
+        // sample-docs/company/travel-and-expense-policy.md, rows in either order.
+        let m = BuiltinModel::default();
+        for (first, second) in [
+            ("Other cities | INR 3,500", "Metro cities | INR 6,000"),
+            ("Metro cities | INR 6,000", "Other cities | INR 3,500"),
+        ] {
+            let chunk = format!(
+                "Hotel stays are reimbursed at actual cost up to a cap per night:\n\nCity class | Cap per night\n\
+                 {first}\n{second}\n\nThe metro cities are Mumbai, Delhi, Kolkata, Chennai, Bengaluru and Hyderabad."
+            );
+            let ev = [evidence("travel::hotel-accommodation#1", &chunk)];
+            for city in ["Mumbai", "Hyderabad"] {
+                let best = &m.score_sentences(&format!("What is the hotel cap per night in {city}?"), &ev)[0];
+                assert!(best.text.contains("6,000"), "{city}, {first} first: {best:?}");
+            }
+        }
+        let (name, q) = ("mumbai".to_string(), BTreeSet::from(["mumbai".to_string()]));
+        let terms = |s: &[&str]| s.iter().map(|t| m.content_terms(t)).collect::<Vec<_>>();
+        let rows = terms(&["Metro cities: INR 6,000.", "Other cities: INR 3,500.", "The metro cities are Mumbai."]);
+        assert!(bridged(&name, 0, &rows, &q) && !bridged(&name, 1, &rows, &q));
     }
 
     #[test]

@@ -8,7 +8,21 @@ use std::collections::BTreeSet;
 
 /// Words that ask for an amount of money or a count; an answer to such a
 /// question must contain a number or a fraction word.
-const AMOUNT_CUES: &[&str] = &["how much", "cost", "fee", "charge", "price", "deposit", "salary", "fine "];
+const AMOUNT_CUES: &[&str] = &[
+    "how much",
+    "cost",
+    "fee",
+    "charge",
+    "price",
+    "deposit",
+    "salary",
+    "fine ",
+    "revenue",
+    "turnover",
+    "profit",
+    "valuation",
+    "wage",
+];
 
 /// Words that state an amount without digits ("HALF the hostel fee", "free",
 /// "no hostel fee").

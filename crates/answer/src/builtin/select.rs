@@ -31,14 +31,17 @@ impl BuiltinModel {
             .filter(|s| (!wants_amount || states_amount(&s.text)) && named.contains(s.key.as_str()))
             .collect();
         for s in scored.iter().take(5) {
-            tracing::debug!(coverage = s.coverage, score = s.score, typed = s.typed, key = %s.key, text = %s.text, "candidate");
+            tracing::debug!(coverage = s.coverage, score = s.score, meaning = ?s.meaning, typed = s.typed, key = %s.key, text = %s.text, "candidate");
         }
         // The typed threshold holds only when the evidence mentions all but
         // at most one term of the question somewhere ("extra days off for a
         // teammate's wedding?", asked of pages that never say "extra" or
         // "wedding", is not answered by a sentence that holds a number of days).
+        // So does a sentence close in meaning with less coverage.
         let known = self.unknown_terms(question, evidence) <= MAX_UNKNOWN_TYPED;
-        let Some(best) = scored.iter().find(|s| s.coverage >= MIN_COVERAGE || (known && s.answers())) else {
+        let Some(best) =
+            scored.iter().find(|s| s.coverage >= MIN_COVERAGE || (known && (s.answers() || s.close_in_meaning())))
+        else {
             return Vec::new();
         };
         let q = self.content_terms(question);

@@ -90,7 +90,16 @@ mod tests {
     use super::*;
 
     fn scored(text: &str) -> Scored {
-        Scored { text: text.into(), key: "k".into(), coverage: 1.0, score: 1.0, typed: false, direct: 1.0 }
+        Scored {
+            text: text.into(),
+            key: "k".into(),
+            coverage: 1.0,
+            score: 1.0,
+            meaning: None,
+            typed: false,
+            lacks_value: false,
+            direct: 1.0,
+        }
     }
 
     #[test]

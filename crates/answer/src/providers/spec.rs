@@ -9,6 +9,11 @@
 //! when it is `api.openai.com` or `api_key_env` is configured, so a key for
 //! OpenAI is never sent to a local or third-party server by accident.
 
+use std::sync::Arc;
+
+use almirah_core::Engine;
+use almirah_embed::Embedder;
+
 use super::keys::{FoundKey, KeyLookup, find_key};
 use super::{DEFAULT_GEMINI_URL, Endpoint, GeminiChat, OpenAiChat, ProviderOptions};
 use crate::builtin::BuiltinModel;
@@ -76,8 +81,22 @@ pub fn parse_spec(spec: &str) -> Result<ModelSpec, ModelError> {
 /// [`ModelError::Unavailable`] for a malformed spec, a missing API key, or an
 /// HTTP client that cannot be built.
 pub fn from_spec(spec: &str, options: &ProviderOptions) -> Result<Box<dyn ChatModel>, ModelError> {
+    from_spec_with(spec, options, None)
+}
+
+/// [`from_spec`], with the library's embedder for the builtin model, which
+/// then also ranks its sentences by meaning ([`BuiltinModel::with_meaning`]);
+/// other models ignore it.
+///
+/// # Errors
+/// As [`from_spec`].
+pub fn from_spec_with(
+    spec: &str,
+    options: &ProviderOptions,
+    embedder: Option<Arc<dyn Embedder>>,
+) -> Result<Box<dyn ChatModel>, ModelError> {
     match parse_spec(spec)? {
-        ModelSpec::Builtin => Ok(Box::new(BuiltinModel::default())),
+        ModelSpec::Builtin => Ok(Box::new(embedder.map_or_else(BuiltinModel::default, BuiltinModel::with_meaning))),
         ModelSpec::Ollama { model } => {
             let base_url = options.ollama_url.clone().unwrap_or_else(|| DEFAULT_OLLAMA_URL.into());
             let endpoint = Endpoint { id: format!("ollama:{model}"), base_url, model, key: None };
@@ -96,6 +115,18 @@ pub fn from_spec(spec: &str, options: &ProviderOptions) -> Result<Box<dyn ChatMo
             Ok(Box::new(GeminiChat::new(endpoint, options)?))
         }
     }
+}
+
+/// [`from_spec`] for the library `engine` opens: the builtin model gets its
+/// embedder (loaded now) to rank sentences by meaning, or words alone when
+/// the embedder cannot be loaded.
+///
+/// # Errors
+/// As [`from_spec`].
+pub fn for_library(spec: &str, options: &ProviderOptions, engine: &Engine) -> Result<Box<dyn ChatModel>, ModelError> {
+    let builtin = matches!(parse_spec(spec)?, ModelSpec::Builtin);
+    let embedder = builtin.then(|| engine.shared_embedder().ok()).flatten();
+    from_spec_with(spec, options, embedder)
 }
 
 /// `URL:NAME` split where the name starts (see the module docs).

@@ -51,11 +51,11 @@ pub fn run(cli: &Cli) -> Result<ExitCode> {
                 Some(d) => Some(docs::parse_as_of(&engine, Some(d), None)?),
                 None => None,
             };
-            let answering = model::Answering::from_cli(cli, model.as_deref(), mode.as_deref())?;
+            let answering = model::Answering::from_cli(cli, &engine, model.as_deref(), mode.as_deref())?;
             ask::run(&engine, &answering, question, as_of, *trace, cli.json)
         }
         Command::Eval { set, mode, report, model, half } => {
-            let answering = model::Answering::from_cli(cli, model.as_deref(), None)?;
+            let answering = model::Answering::from_cli(cli, &engine, model.as_deref(), None)?;
             eval::run(&engine, &answering, eval::SetRun { path: set, half: *half }, mode, report.as_deref(), cli.json)
         }
         Command::Status => status::run(&engine, cli.json),

@@ -8,6 +8,7 @@ use almirah_answer::agent::AgentConfig;
 use almirah_answer::mode::Mode;
 use almirah_answer::model::ChatModel;
 use almirah_answer::providers;
+use almirah_core::Engine;
 use std::process::ExitCode;
 
 use almirah_answer::providers::keys::{KEYRING_SERVICE, Secret, store_in_keyring};
@@ -31,10 +32,13 @@ impl Answering {
     ///
     /// # Errors
     /// A malformed spec or mode, or a provider that cannot be set up (no key).
-    pub fn from_cli(cli: &Cli, model: Option<&str>, mode: Option<&str>) -> Result<Self> {
+    /// The builtin model ranks its sentences by meaning with `engine`'s
+    /// embedder when it can be loaded, by words alone otherwise.
+    pub fn from_cli(cli: &Cli, engine: &Engine, model: Option<&str>, mode: Option<&str>) -> Result<Self> {
         let (file, _) = config::load(cli.config.as_deref())?;
         let spec = model.unwrap_or(&file.model.spec);
-        let chat = providers::from_spec(spec, &file.model.options).with_context(|| format!("model {spec:?}"))?;
+        let chat =
+            providers::for_library(spec, &file.model.options, engine).with_context(|| format!("model {spec:?}"))?;
         let mode = match mode {
             Some(m) => Mode::from_str(m).map_err(|e| anyhow!(e))?,
             None => file.model.mode,

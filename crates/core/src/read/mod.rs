@@ -96,7 +96,7 @@ impl ReadStats {
 
 /// The embedder, built on first use (a `docs` listing never loads it).
 pub(crate) struct LazyEmbedder {
-    cell: OnceLock<Box<dyn Embedder>>,
+    cell: OnceLock<Arc<dyn Embedder>>,
     config: EmbedderConfig,
 }
 
@@ -106,15 +106,24 @@ impl LazyEmbedder {
     }
 
     pub(crate) fn preset(&self, embedder: Box<dyn Embedder>) {
-        let _ = self.cell.set(embedder);
+        let _ = self.cell.set(Arc::from(embedder));
     }
 
     pub(crate) fn get(&self) -> Result<&dyn Embedder> {
+        Ok(self.shared_ref()?.as_ref())
+    }
+
+    /// The embedder as a shared handle, for readers outside the engine.
+    pub(crate) fn shared(&self) -> Result<Arc<dyn Embedder>> {
+        self.shared_ref().cloned()
+    }
+
+    fn shared_ref(&self) -> Result<&Arc<dyn Embedder>> {
         if let Some(e) = self.cell.get() {
-            return Ok(e.as_ref());
+            return Ok(e);
         }
-        let built = almirah_embed::from_config(&self.config)?;
-        Ok(self.cell.get_or_init(|| built).as_ref())
+        let built: Arc<dyn Embedder> = Arc::from(almirah_embed::from_config(&self.config)?);
+        Ok(self.cell.get_or_init(|| built))
     }
 }
 
