@@ -240,3 +240,43 @@ fn the_builtin_answers_by_meaning_what_it_covers_in_other_words() {
     let revenue = meaning.answer("What is Fjordbot Robotics' annual revenue?", &[about], None).unwrap();
     assert!(revenue.sentences.is_empty(), "{:?}", revenue.sentences);
 }
+
+#[test]
+fn a_best_sentence_without_the_duration_asked_for_is_joined_by_one_that_states_it() {
+    use almirah_answer::model::ChatModel;
+    // The 18F "first-time travel: get in Concur" pages (pre-OLU, 2024-01-04,
+    // link text as extracted; and 2025-01-08, step 4 as written).
+    let q = "How long does it take to get my Concur account set up after I send the CGE form?";
+    let page = "versions_18f_travel_leave/travel-and-leave/travel-and-leave-policies/first-time-travel-get-in-concur/2025-01-08_133556f.md";
+    let evidence = [
+        chunk(
+            "first-time-travel-get-in-concur-pre-olu@2024-01-04::text#4",
+            "Get set up to travel for TTS before GSA onboarding",
+            "You can apply to be reimbursed for your travel expenses as soon as your return from your trip and have \
+             full access to Concur. Once you have completed the IT Security Awareness and Privacy Act trainings in \
+             GSA's Online University (OLU), you can apply for access to Concur by completing the CGE Access Request \
+             Form and sending it to tts-travel@gsa.gov.",
+        ),
+        almirah_answer::evidence::Evidence {
+            heading_path: vec!["4. Email Completed Form(s) and Certificates(s) to TTS Travel (OLU)".into()],
+            ..chunk(
+                "first-time-travel-get-in-concur@2025-01-08::4-email#1",
+                "Get access to Concur",
+                &[
+                    corpus_paragraph(page, "Standard Travelers: Please email"),
+                    corpus_paragraph(page, "Do not email your request"),
+                    corpus_paragraph(page, "Please allow 10 business days"),
+                ]
+                .join("\n\n"),
+            )
+        },
+    ];
+    let words_alone = BuiltinModel::default().answer(q, &evidence, None).unwrap();
+    let text =
+        |d: &almirah_answer::model::Draft| d.sentences.iter().map(|(s, _)| s.as_str()).collect::<Vec<_>>().join(" ");
+    assert!(!text(&words_alone).contains("10 business days"), "{}", text(&words_alone));
+    let meaning = BuiltinModel::with_meaning(engine().shared_embedder().unwrap());
+    let draft = meaning.answer(q, &evidence, None).unwrap();
+    let valued = draft.sentences.iter().find(|(s, _)| s.contains("Please allow 10 business days"));
+    assert!(valued.is_some_and(|(_, keys)| keys[0].ends_with("4-email#1")), "{:?}", draft.sentences);
+}

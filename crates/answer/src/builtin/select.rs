@@ -12,9 +12,15 @@ use super::{
 };
 use crate::evidence::Evidence;
 
+/// Coverage of a sentence added for the value the best one lacks.
+const VALUE_COVERAGE: f32 = 0.2;
+/// Cosine by meaning it needs to the question.
+const VALUE_MEANING: f32 = 0.5;
+
 impl BuiltinModel {
     /// The best sentence if it covers enough of the question, plus at most
-    /// one more that covers a question term the first does not.
+    /// one more: one that holds the value asked for when the first does
+    /// not, else one that covers a question term the first does not.
     pub fn select(&self, question: &str, evidence: &[Evidence]) -> Vec<Scored> {
         if !self.evidence_speaks_of(question, evidence) {
             return Vec::new();
@@ -48,9 +54,21 @@ impl BuiltinModel {
         let covered = self.content_terms(&best.text);
         let missing: BTreeSet<&String> = q.iter().filter(|t| !covered.contains(*t)).collect();
         let mut chosen = vec![best.clone()];
-        let extra = scored.iter().skip(1).find(|s| {
-            let own = self.content_terms(&s.text);
-            s.text != best.text && s.coverage >= MIN_COVERAGE * 0.5 && missing.iter().any(|t| own.contains(*t))
+        // When the best sentence lacks the value asked for ("How long does
+        // it take …?" answered by how to apply), the second is the best one
+        // that holds it and is close in meaning ("Please allow 10 business
+        // days for your account setup.").
+        let valued = scored.iter().skip(1).filter(|_| best.lacks_value).find(|s| {
+            s.typed
+                && s.text != best.text
+                && s.coverage >= VALUE_COVERAGE
+                && s.meaning.is_some_and(|m| m >= VALUE_MEANING)
+        });
+        let extra = valued.or_else(|| {
+            scored.iter().skip(1).find(|s| {
+                let own = self.content_terms(&s.text);
+                s.text != best.text && s.coverage >= MIN_COVERAGE * 0.5 && missing.iter().any(|t| own.contains(*t))
+            })
         });
         if let Some(e) = extra.filter(|_| MAX_SENTENCES > 1) {
             chosen.push(e.clone());
