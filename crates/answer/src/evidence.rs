@@ -31,14 +31,14 @@ pub struct Evidence {
     pub source_note: Option<String>,
 }
 
-#[cfg(test)]
 impl Evidence {
-    /// A chunk of `text` under `key` for unit tests: title "t", no path,
-    /// pages, headings or notes, score 1.0, not a table row.
-    pub(crate) fn of(key: &str, text: &str) -> Self {
+    /// A chunk of `text` under `key`, titled `title`, with no path, pages,
+    /// headings or notes, score 1.0, not a table row: evidence given by hand
+    /// (tests, examples).
+    pub fn plain(key: &str, title: &str, text: &str) -> Self {
         Self {
             key: key.into(),
-            title: "t".into(),
+            title: title.into(),
             path: String::new(),
             pages: None,
             heading_path: Vec::new(),
@@ -48,6 +48,12 @@ impl Evidence {
             note: None,
             source_note: None,
         }
+    }
+
+    /// [`Evidence::plain`] titled "t", for unit tests.
+    #[cfg(test)]
+    pub(crate) fn of(key: &str, text: &str) -> Self {
+        Self::plain(key, "t", text)
     }
 }
 

@@ -189,18 +189,7 @@ fn corpus_paragraph(file: &str, needle: &str) -> String {
 
 /// An admitted chunk of `text` titled `title`.
 fn chunk(key: &str, title: &str, text: &str) -> almirah_answer::evidence::Evidence {
-    almirah_answer::evidence::Evidence {
-        key: key.into(),
-        title: title.into(),
-        path: String::new(),
-        pages: None,
-        heading_path: Vec::new(),
-        text: text.into(),
-        score: 1.0,
-        table_row: false,
-        note: None,
-        source_note: None,
-    }
+    almirah_answer::evidence::Evidence::plain(key, title, text)
 }
 
 #[test]
