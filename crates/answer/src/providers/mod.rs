@@ -31,7 +31,7 @@ use almirah_embed::transport::TransportConfig;
 pub use gemini::{DEFAULT_GEMINI_URL, GeminiChat};
 use keys::FoundKey;
 pub use openai::OpenAiChat;
-pub use spec::{DEFAULT_OLLAMA_URL, ModelSpec, for_library, from_spec, from_spec_with, parse_spec};
+pub use spec::{DEFAULT_OLLAMA_URL, ModelSpec, for_library, from_spec, parse_spec};
 use transport::AuthStyle;
 
 use crate::evidence::Evidence;

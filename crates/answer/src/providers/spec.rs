@@ -87,10 +87,7 @@ pub fn from_spec(spec: &str, options: &ProviderOptions) -> Result<Box<dyn ChatMo
 /// [`from_spec`], with the library's embedder for the builtin model, which
 /// then also ranks its sentences by meaning ([`BuiltinModel::with_meaning`]);
 /// other models ignore it.
-///
-/// # Errors
-/// As [`from_spec`].
-pub fn from_spec_with(
+fn from_spec_with(
     spec: &str,
     options: &ProviderOptions,
     embedder: Option<Arc<dyn Embedder>>,
