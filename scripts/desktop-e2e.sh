@@ -64,9 +64,14 @@ xvfb_pid=$!
 for _ in $(seq 1 50); do [ -e "/tmp/.X11-unix/X$n" ] && break; sleep 0.1; done
 setsid "$tools/bin/tauri-driver" --port "$port" --native-port $((port + 1)) >"$tmp/driver.log" 2>&1 &
 driver_pid=$!
-for _ in $(seq 1 100); do
-  (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
-  sleep 0.2
+# Wait for both ports: tauri-driver's own and WebKitWebDriver's behind it. A
+# session asked for before WebKitWebDriver listens is dropped without a
+# response (CI once failed so, with RemoteDisconnected).
+for p in "$port" $((port + 1)); do
+  for _ in $(seq 1 150); do
+    (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null && break
+    sleep 0.2
+  done
 done
 
 set +e

@@ -168,6 +168,19 @@ def run(app, watched, timeout):
     app.theme("system")
 
 
+def new_session(url, options, attempts=4):
+    """A WebDriver session, asked for again when the driver drops the request
+    without a response (WebKitWebDriver still starting on a loaded machine)."""
+    for attempt in range(1, attempts + 1):
+        try:
+            return webdriver.Remote(command_executor=url, options=options)
+        except Exception as e:  # urllib3 / selenium errors alike
+            if attempt == attempts:
+                raise
+            print(f"  new session failed ({type(e).__name__}: {e}); retrying in {2 * attempt} s", file=sys.stderr)
+            time.sleep(2 * attempt)
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--app", required=True)
@@ -182,7 +195,7 @@ def main():
     options = ArgOptions()
     options.set_capability("browserName", "wry")
     options.set_capability("tauri:options", {"application": str(pathlib.Path(args.app).resolve())})
-    driver = webdriver.Remote(command_executor=args.driver, options=options)
+    driver = new_session(args.driver, options)
     driver.set_window_size(1200, 800)
     app = App(driver, args.out, args.display)
     try:
@@ -195,7 +208,10 @@ def main():
         print(f"FAILED: {type(e).__name__}: {e}", file=sys.stderr)
         return 1
     finally:
-        driver.quit()
+        try:
+            driver.quit()
+        except Exception as e:  # the app or driver already gone: keep the first error
+            print(f"  quitting the session failed: {type(e).__name__}: {e}", file=sys.stderr)
     print("desktop end-to-end: all checks passed")
     return 0
 
