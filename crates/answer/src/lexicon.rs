@@ -215,7 +215,7 @@ pub fn negation_cue(text: &str) -> Option<String> {
 }
 
 /// `text` without a leading "Yes,"/"No:"-style reply word.
-fn without_reply_word(text: &str) -> &str {
+pub(crate) fn without_reply_word(text: &str) -> &str {
     let t = text.trim_start();
     for word in ["yes", "no"] {
         // `get`: the first bytes may end inside a character (Devanagari, …).

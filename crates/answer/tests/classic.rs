@@ -269,3 +269,60 @@ fn a_best_sentence_without_the_duration_asked_for_is_joined_by_one_that_states_i
     let valued = draft.sentences.iter().find(|(s, _)| s.contains("Please allow 10 business days"));
     assert!(valued.is_some_and(|(_, keys)| keys[0].ends_with("4-email#1")), "{:?}", draft.sentences);
 }
+
+/// `text` with Markdown links reduced to their text, as extraction reads them.
+fn link_text(text: &str) -> String {
+    regex::Regex::new(r"\[([^\]]*)\]\([^)]*\)").unwrap().replace_all(text, "$1").into_owned()
+}
+
+#[test]
+fn a_sentence_that_opens_with_this_answers_with_the_sentence_before_it() {
+    use almirah_answer::model::ChatModel;
+    // The 18F paid parental leave page (2024-12-18) and the VLTP page (2024-11-26).
+    let root = "versions_18f_travel_leave/travel-and-leave";
+    let q = "Can I combine paid parental leave with advanced leave or donated VLTP hours?";
+    let ppl = format!("{root}/paid-parental-leave/2024-12-18_651a96c.md");
+    let vltp = format!("{root}/voluntary-leave-transfer-program/2024-11-26_9e1c326.md");
+    let evidence = [
+        almirah_answer::evidence::Evidence {
+            heading_path: vec!["Combining paid parental leave with other leave".into(), "Other paid leave".into()],
+            ..chunk(
+                "paid-parental-leave@2024-12-18::other-paid-leave#1",
+                "Paid parental leave",
+                &link_text(&corpus_paragraph(&ppl, "This includes advanced annual")),
+            )
+        },
+        chunk(
+            "voluntary-leave-transfer-program@2024-11-26::using-donated-hours#1",
+            "Voluntary Leave Transfer Program",
+            &link_text(&corpus_paragraph(&vltp, "Donated hours can retroactively")),
+        ),
+    ];
+    let draft = BuiltinModel::default().answer(q, &evidence, None).unwrap();
+    let (first, keys) = draft.sentences.first().expect("an answer");
+    assert!(
+        first.starts_with(
+            "You can also use annual, award, and sick leave for parental leave reasons. This includes advanced annual"
+        ),
+        "{first}"
+    );
+    assert_eq!(keys, &vec!["paid-parental-leave@2024-12-18::other-paid-leave#1".to_string()]);
+}
+
+#[test]
+fn the_sentence_right_after_the_best_adds_what_it_leaves_out() {
+    use almirah_answer::model::ChatModel;
+    // The 18F advanced sick leave page (2024-11-26): the paperwork list.
+    let page = "versions_18f_travel_leave/travel-and-leave/advanced-sick-leave/2024-11-26_9e1c326.md";
+    let q = "What should my written explanation for advanced sick leave include?";
+    let evidence = [chunk(
+        "advanced-sick-leave@2024-11-26::getting-approval-for-advanced-sick-leave#1",
+        "Advanced sick leave",
+        &link_text(&corpus_paragraph(page, "A written explanation of the circumstances")),
+    )];
+    let draft = BuiltinModel::default().answer(q, &evidence, None).unwrap();
+    let texts: Vec<&str> = draft.sentences.iter().map(|(s, _)| s.as_str()).collect();
+    assert_eq!(texts.len(), 2, "{texts:?}");
+    assert!(texts[0].contains("A written explanation of the circumstances"), "{texts:?}");
+    assert_eq!(texts[1], "Include how many hours you are requesting.", "{texts:?}");
+}

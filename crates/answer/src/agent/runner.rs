@@ -139,7 +139,9 @@ async fn draft(model: Arc<dyn ChatModel>, m: &Machine, retry_note: Option<String
             let scope = if crate::builtin::split_context(&label).is_some() { &evidence } else { &o.evidence };
             let d = model.answer(&label, scope, retry_note.as_deref())?;
             for s in d.sentences {
-                if !merged.sentences.iter().any(|(t, _)| *t == s.0) {
+                // The same sentence answers two parts once ("Yes: X" and "X" alike).
+                let bare = |t: &str| crate::lexicon::without_reply_word(t).trim().to_string();
+                if !merged.sentences.iter().any(|(t, _)| bare(t) == bare(&s.0)) {
                     merged.sentences.push(s);
                 }
             }

@@ -102,6 +102,9 @@ pub struct Scored {
     /// Share of question terms in the sentence itself (0..=1; `coverage`
     /// also counts its title, headings and the sentence before at half).
     pub direct: f32,
+    /// Its place in the evidence: the chunk's rank and the sentence's
+    /// index in that chunk, so a sentence can be told to follow another.
+    pub at: (usize, usize),
 }
 
 impl Scored {
@@ -181,6 +184,12 @@ impl BuiltinModel {
             let terms: Vec<BTreeSet<String>> = sentences.iter().map(|s| self.content_terms(&s.text)).collect();
             for (i, sentence) in sentences.iter().enumerate() {
                 let text = sentence.text.trim().to_string();
+                // "This includes advanced annual and sick leave" says what it
+                // includes only with the sentence before: it answers as both.
+                let antecedent = i.checked_sub(1).filter(|_| refers_back(&text)).map(|j| &sentences[j].text);
+                let antecedent = antecedent.filter(|a| {
+                    !a.trim_end().ends_with(':') && a.split_whitespace().count() >= 4 && !looks_like_injection(a)
+                });
                 if text.chars().count() < 12
                     || looks_like_injection(&text)
                     || text.ends_with(':')
@@ -190,7 +199,14 @@ impl BuiltinModel {
                     // says nothing alone, or a sentence about the page itself.
                     continue;
                 }
-                let own = &terms[i];
+                let joined_terms;
+                let (text, own) = match antecedent {
+                    Some(a) => {
+                        joined_terms = terms[i].union(&terms[i - 1]).cloned().collect::<BTreeSet<String>>();
+                        (format!("{} {text}", a.trim()), &joined_terms)
+                    }
+                    None => (text, &terms[i]),
+                };
                 if several && restates(own, &context) {
                     // A restated title ("Subject: Hostel fee for …") says nothing the rest of the chunk does not.
                     continue;
@@ -227,6 +243,7 @@ impl BuiltinModel {
                     typed,
                     lacks_value: kind.is_value() && !typed,
                     direct,
+                    at: (rank, i),
                 });
             }
         }
@@ -266,6 +283,27 @@ fn bridged(name: &String, i: usize, terms: &[BTreeSet<String>], question: &BTree
         })
     })
 }
+
+/// Whether a sentence opens with a pronoun that refers to the sentence
+/// before ("This includes …", "It is valid for …", "They must …", "He is
+/// …"): a personal pronoun, or a demonstrative followed by a verb (not "This
+/// policy applies …", which names its subject).
+pub fn refers_back(sentence: &str) -> bool {
+    let mut words = sentence.split_whitespace();
+    let first = words.next().unwrap_or_default();
+    let second = words.next().unwrap_or_default().trim_matches(|c: char| !c.is_alphanumeric());
+    match first {
+        "It" | "They" | "He" | "She" | "Its" | "Their" | "His" | "Her" => true,
+        "This" | "These" | "That" | "Those" | "Such" => REFERRING_VERBS.contains(&second),
+        _ => false,
+    }
+}
+
+/// Verbs after "This"/"These"/… that make it a pronoun for the sentence before.
+const REFERRING_VERBS: &[&str] = &[
+    "is", "are", "was", "were", "includes", "include", "means", "mean", "applies", "apply", "covers", "cover", "can",
+    "may", "must", "will", "does", "do", "has", "have", "also", "only", "allows", "allow", "requires", "require",
+];
 
 /// Join lines that a PDF or a hard-wrapped text broke mid-sentence, keeping
 /// real breaks: blank lines, list items, table rows, headings and short
@@ -637,6 +675,16 @@ mod tests {
         let terms = |s: &[&str]| s.iter().map(|t| m.content_terms(t)).collect::<Vec<_>>();
         let rows = terms(&["Metro cities: INR 6,000.", "Other cities: INR 3,500.", "The metro cities are Mumbai."]);
         assert!(bridged(&name, 0, &rows, &q) && !bridged(&name, 1, &rows, &q));
+    }
+
+    #[test]
+    fn a_pronoun_or_a_demonstrative_before_a_verb_refers_back() {
+        for s in ["This includes advanced annual and sick leave.", "It expires after 24 hours.", "He is a coach."] {
+            assert!(refers_back(s), "{s}");
+        }
+        for s in ["This policy applies to all staff.", "Items listed here are taxable.", "Italy is far."] {
+            assert!(!refers_back(s), "{s}");
+        }
     }
 
     #[test]

@@ -64,12 +64,15 @@ impl BuiltinModel {
                 && s.coverage >= VALUE_COVERAGE
                 && s.meaning.is_some_and(|m| m >= VALUE_MEANING)
         });
-        let extra = valued.or_else(|| {
-            scored.iter().skip(1).find(|s| {
-                let own = self.content_terms(&s.text);
-                s.text != best.text && s.coverage >= MIN_COVERAGE * 0.5 && missing.iter().any(|t| own.contains(*t))
-            })
-        });
+        let adds = |s: &&Scored| {
+            let own = self.content_terms(&s.text);
+            !s.text.contains(&best.text) && s.coverage >= MIN_COVERAGE * 0.5 && missing.iter().any(|t| own.contains(*t))
+        };
+        // The sentence right after the best goes on about the same thing
+        // ("A written explanation of the circumstances … Include how many
+        // hours you are requesting."): it comes first when it adds a term.
+        let follows = scored.iter().filter(|s| s.key == best.key && s.at == (best.at.0, best.at.1 + 1)).find(adds);
+        let extra = valued.or(follows).or_else(|| scored.iter().skip(1).find(adds));
         if let Some(e) = extra.filter(|_| MAX_SENTENCES > 1) {
             chosen.push(e.clone());
         }

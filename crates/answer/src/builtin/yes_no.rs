@@ -99,6 +99,7 @@ mod tests {
             typed: false,
             lacks_value: false,
             direct: 1.0,
+            at: (0, 0),
         }
     }
 

@@ -59,9 +59,77 @@ pub(super) fn split(question: &str) -> Split {
     let mut parts: Vec<String> = Vec::new();
     for part in raw {
         let previous = parts.last().map(String::as_str);
-        parts.push(self_contained(&part, previous));
+        let part = self_contained(&part, previous);
+        let part = previous.and_then(|p| resolve_pronoun(&part, p)).unwrap_or(part);
+        parts.push(part);
     }
     Split { parts, joiners }
+}
+
+static PRONOUN: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\b(it|its|they|them|their)\b"));
+/// "it" as a dummy subject ("is it safe to share …"), which refers to nothing.
+static DUMMY_IT: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)^it\s+(?:\w+\s+){1,2}?to\s+\w+\s+"));
+static WH_OPENING: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(r"(?i)^(?:how\s+(?:much|many|long|often|far)|what|which|who|whom|where|when|why)\s+(?:(?:{AUX})\s+)?"))
+});
+static COPULA_OPENING: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)^(?:is|are|was|were)\s+"));
+/// Where the noun phrase a question opens with ends: its own clause
+/// ("leave | can I take"), the predicate of "Is 422 | a standard …", or a
+/// time ("the hostel fee | in 2024-25", which the router reads apart).
+static PHRASE_END: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(
+        r"(?i)\s+(?:(?:{AUX})\s+(?:i|we|you|they|he|she|it)\b|(?:in|for|during|of|as\s+of)\s+\S*\d|now\b|today\b)"
+    ))
+});
+static ARTICLE_AFTER_FIRST: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)^(\S+)\s+(?:a|an|the)\s"));
+
+/// `part` with its first pronoun ("it", "its", "they", "them", "their")
+/// replaced by what `previous` asks about, when `part` names nothing of its
+/// own: "Is 422 a standard HTTP status code, and what does it mean?" asks
+/// "What does 422 mean?"; "Is it safe to share a Sourcegraph password reset
+/// link, and how long does it stay valid?" asks how long the link stays
+/// valid. A search for "What does it mean?" finds any sentence with
+/// "means" in it. `None` when nothing is replaced.
+fn resolve_pronoun(part: &str, previous: &str) -> Option<String> {
+    let names_own = part
+        .split_whitespace()
+        .skip(1)
+        .filter(|w| !matches!(w.trim_matches(|c: char| !c.is_alphanumeric()), "I" | "I'm" | "I’m"))
+        .any(|w| w.chars().next().is_some_and(char::is_uppercase));
+    let found = PRONOUN.find(part)?;
+    if names_own || DUMMY_IT.is_match(&part[found.start()..]) {
+        return None;
+    }
+    let referent = referent(previous)?;
+    let replacement = match found.as_str().to_lowercase().as_str() {
+        "its" | "their" => format!("{referent}'s"),
+        _ => referent,
+    };
+    Some(format!("{}{replacement}{}", &part[..found.start()], &part[found.end()..]))
+}
+
+/// The noun phrase `question` asks about: "the hostel fee" of "What was
+/// the hostel fee in 2024-25?", "422" of "Is 422 a standard HTTP status
+/// code?", "a Sourcegraph password reset link" of "Is it safe to share a
+/// Sourcegraph password reset link?"; `None` when it is a pronoun or
+/// longer than 8 words.
+fn referent(question: &str) -> Option<String> {
+    let q = question.trim().trim_end_matches(['?', '.', ';', ',']).trim();
+    let rest = if let Some(m) = WH_OPENING.find(q) {
+        &q[m.end()..]
+    } else if let Some(m) = COPULA_OPENING.find(q) {
+        let rest = &q[m.end()..];
+        let rest = DUMMY_IT.find(rest).map_or(rest, |d| &rest[d.end()..]);
+        ARTICLE_AFTER_FIRST.captures(rest).and_then(|c| c.get(1)).map_or(rest, |first| first.as_str())
+    } else {
+        // "Can I carry over leave" has no subject to refer back to.
+        return None;
+    };
+    let phrase = PHRASE_END.find(rest).map_or(rest, |m| &rest[..m.start()]).trim();
+    let words = phrase.split_whitespace().count();
+    let first = phrase.split_whitespace().next().unwrap_or_default().to_lowercase();
+    let pronoun = PRONOUN.is_match(phrase) || matches!(first.as_str(), "i" | "we" | "you" | "he" | "she" | "there");
+    ((1..=8).contains(&words) && !pronoun).then(|| phrase.to_string())
 }
 
 /// `question` cut after each `?` or `;` that has text after it.

@@ -178,11 +178,39 @@ fn multi_part_questions_are_split() {
     assert_eq!(r.parts, vec!["How much is the DA?", "How much is the hotel cap?"]);
     assert!(r.reason.contains("'?'"), "{}", r.reason);
     let r = at("How much leave can I take, and can I carry it forward?");
-    assert_eq!(r.parts, vec!["How much leave can I take?", "Can I carry it forward?"]);
+    assert_eq!(r.parts, vec!["How much leave can I take?", "Can I carry leave forward?"]);
     let r = at("What is the DA, what is the hotel cap?");
     assert_eq!(r.parts.len(), 2);
     let r = at("How many days of leave do I get? And sick leave?");
     assert_eq!(r.parts[1], "What about sick leave?");
+}
+
+#[test]
+fn a_pronoun_in_a_later_part_asks_about_what_the_part_before_named() {
+    // The eval sets' questions over RFC 9110 and the Sourcegraph handbook.
+    for (q, second) in [
+        ("Is 422 a standard HTTP status code, and what does it mean?", "What does 422 mean?"),
+        (
+            "Is it safe to share a Sourcegraph password reset link, and how long does it stay valid?",
+            "How long does a Sourcegraph password reset link stay valid?",
+        ),
+        ("What was the hostel fee in 2024-25 and what is it now?", "What is the hostel fee now?"),
+        ("What is the MTech fee and when is its due date?", "When is the MTech fee's due date?"),
+    ] {
+        let r = at(q);
+        assert_eq!(r.parts.len(), 2, "{q}: {:?}", r.parts);
+        assert_eq!(r.parts[1], second, "{q}");
+    }
+    // A dummy "it", a part that names its own subject, or a person asked about stays as asked.
+    for (q, second) in [
+        ("What is the MTech fee, and is it possible to pay in instalments?", "Is it possible to pay in instalments?"),
+        ("Can I combine leave types, and does it need HR approval?", "Does it need HR approval?"),
+        ("Can I carry over leave, and when does it expire?", "When does it expire?"),
+        ("How much is the DA, and is it paid for Mumbai?", "Is it paid for Mumbai?"),
+        ("Can I work from home, and is it allowed on Fridays?", "Is it allowed on Fridays?"),
+    ] {
+        assert_eq!(at(q).parts.get(1).map(String::as_str), Some(second), "{q}");
+    }
 }
 
 #[test]
