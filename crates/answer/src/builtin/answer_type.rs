@@ -20,7 +20,8 @@ pub enum AnswerType {
     Amount,
     /// A date, a deadline or a year: "When …", "By what date …".
     Date,
-    /// A length of time: "How long …", "How many days …", "How far in advance …".
+    /// A length of time: "How long …", "How many days …", "How far in
+    /// advance …", and a frequency: "How often …" ("every 90 days").
     Duration,
     /// The size of a thing: "How long does my password need to be?", "How
     /// long should the essay be?" (characters, words, pages, km).
@@ -108,6 +109,7 @@ pub fn classify(question: &str) -> AnswerType {
         " how far in advance ",
         " how far apart ",
         " how soon ",
+        " how often ",
         " how many days ",
         " how many hours ",
     ]) || has(&[
@@ -223,6 +225,8 @@ mod tests {
             ("How long does it take to get my Concur account set up after I send the CGE form?", Duration),
             ("How long does my Mac login password need to be?", Length),
             ("How long is the probation period?", Duration),
+            // handbook_18f, how-to-log-in.md: "Password must be changed every 90 days".
+            ("How often do I have to change my laptop password?", Duration),
             ("I have to travel abroad for work. Who do I coordinate with, and how far in advance?", Duration),
             ("Which email address do I send that approval to?", Contact),
             ("When is the last date to apply for revaluation?", Date),

@@ -20,6 +20,35 @@ pub fn question_names(question: &str) -> Vec<String> {
     names
 }
 
+/// The names of `question` grouped by the alternatives "or" separates:
+/// "Can I expense Global Entry or TSA PreCheck?" gives `[["Global",
+/// "Entry"], ["TSA", "PreCheck"]]`, and a source that names either answers.
+/// Without an "or", one group of every name; groups without a name are left
+/// out ("… or not?"), so no group at all means the question names nothing.
+pub fn name_alternatives(question: &str) -> Vec<Vec<String>> {
+    let names = question_names(question);
+    let mut groups: Vec<Vec<String>> = vec![Vec::new()];
+    let mut next = names.iter().peekable();
+    for word in question.split_whitespace() {
+        let w = word.trim_matches(|c: char| !c.is_alphanumeric());
+        if w.eq_ignore_ascii_case("or") {
+            groups.push(Vec::new());
+        } else if next.peek().is_some_and(|n| n.as_str() == w)
+            && let (Some(name), Some(group)) = (next.next(), groups.last_mut())
+        {
+            group.push(name.clone());
+        }
+    }
+    groups.retain(|g| !g.is_empty());
+    groups
+}
+
+/// Whether `text` mentions every name of one of the `alternatives`
+/// ([`name_alternatives`]; true when there is none).
+pub fn mentions_one_of(model: &BuiltinModel, alternatives: &[Vec<String>], text: &str) -> bool {
+    alternatives.is_empty() || alternatives.iter().any(|group| group.iter().all(|name| mentions(model, name, text)))
+}
+
 /// Currency words, which name no thing a source must mention ("Rs 48,500").
 const CURRENCIES: &[&str] = &["rs", "inr", "usd", "eur", "gbp", "rupees", "dollars"];
 
@@ -73,5 +102,21 @@ mod tests {
         assert!(!mentions(&m, "Hyderabad", "Metro cities: Mumbai, Delhi"));
         assert_eq!(question_names("how many EL days does Dev get in Oslo?"), ["EL", "Dev", "Oslo"]);
         assert_eq!(question_names("The MTech tuition: amount Rs 48,500, or INR 48500"), ["MTech"]);
+    }
+
+    #[test]
+    fn a_source_that_names_one_alternative_names_what_was_asked() {
+        let m = BuiltinModel::default();
+        // handbook_sourcegraph, benefits-perks/travel: "TSA-Pre", never "PreCheck".
+        let travel =
+            "At this time, we do not reimburse airport traveler programs, such as TSA-Pre, Global Entry, or Clear.";
+        let q = "Can I expense Global Entry or TSA PreCheck?";
+        let alternatives = name_alternatives(q);
+        assert_eq!(alternatives, [vec!["Global", "Entry"], vec!["TSA", "PreCheck"]]);
+        assert!(mentions_one_of(&m, &alternatives, travel));
+        assert!(!mentions_one_of(&m, &name_alternatives("Can I expense Global Entry for Oslo?"), travel));
+        assert!(!mentions_one_of(&m, &alternatives, "Clear is a traveler program."));
+        assert_eq!(name_alternatives("Is the MBA fee refundable or not?"), [vec!["MBA"]]);
+        assert!(name_alternatives("Is the fee refundable or not?").is_empty());
     }
 }

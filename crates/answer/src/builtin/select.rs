@@ -5,7 +5,7 @@
 
 use std::collections::BTreeSet;
 
-use super::names::{mentions, question_names};
+use super::names::{mentions_one_of, name_alternatives};
 use super::{
     BuiltinModel, CONTEXT_SENTENCES, MAX_CHUNKS, MAX_SENTENCES, MAX_UNKNOWN_TYPED, MIN_COVERAGE, Scored, YES_NO_KNOWN,
     asks_for_amount, input_numbers, scope, states_amount,
@@ -29,8 +29,7 @@ impl BuiltinModel {
         // A sentence answers only from a source that mentions every name the
         // question gives (an acronym, a place, a person): "On a Maxiflex
         // schedule …" is not answered by the standard schedule's chunk.
-        let names = question_names(question);
-        let named = self.chunks_naming(&names, evidence);
+        let named = self.chunks_naming(&name_alternatives(question), evidence);
         let scored: Vec<Scored> = self
             .score_sentences(question, evidence)
             .into_iter()
@@ -90,7 +89,7 @@ impl BuiltinModel {
         }
         let situation = self.content_terms(context);
         let wants_amount = asks_for_amount(ask);
-        let named = self.chunks_naming(&question_names(ask), evidence);
+        let named = self.chunks_naming(&name_alternatives(ask), evidence);
         let mut scored: Vec<Scored> = self
             .score_in(ask, evidence, evidence.len())
             .into_iter()
@@ -113,13 +112,14 @@ impl BuiltinModel {
         chosen
     }
 
-    /// Keys of the chunks whose title, headings or text mention every one of `names`.
-    fn chunks_naming<'e>(&self, names: &[String], evidence: &'e [Evidence]) -> BTreeSet<&'e str> {
+    /// Keys of the chunks whose title, headings or text mention every name
+    /// of one of the `alternatives` ([`name_alternatives`]).
+    fn chunks_naming<'e>(&self, alternatives: &[Vec<String>], evidence: &'e [Evidence]) -> BTreeSet<&'e str> {
         evidence
             .iter()
             .filter(|e| {
                 let source = format!("{} {} {}", e.title, e.heading_path.join(" "), e.text);
-                names.iter().all(|name| mentions(self, name, &source))
+                mentions_one_of(self, alternatives, &source)
             })
             .map(|e| e.key.as_str())
             .collect()
@@ -147,10 +147,19 @@ impl BuiltinModel {
         let texts = evidence_texts(evidence);
         let known = self.evidence_terms(&texts);
         let terms_known = !scope::asks_yes_no(question) || {
-            let terms = self.content_terms(question);
             let all = texts.join(" ");
+            let alternatives = name_alternatives(question);
+            // The words of an alternative the evidence does not name ("TSA
+            // PreCheck" beside "Global Entry") are not asked of it.
+            let unnamed: BTreeSet<String> = alternatives
+                .iter()
+                .filter(|group| alternatives.len() > 1 && !mentions_one_of(self, std::slice::from_ref(*group), &all))
+                .flat_map(|group| self.content_terms(&group.join(" ")))
+                .collect();
+            let terms: Vec<String> =
+                self.content_terms(question).into_iter().filter(|t| !unnamed.contains(t)).collect();
             let share = terms.iter().filter(|t| known.contains(*t)).count() as f32 / terms.len().max(1) as f32;
-            share >= YES_NO_KNOWN && question_names(question).iter().all(|name| mentions(self, name, &all))
+            share >= YES_NO_KNOWN && mentions_one_of(self, &alternatives, &all)
         };
         let numbers_known = input_numbers(question).iter().all(|n| texts.iter().any(|t| scope::mentions_number(t, n)));
         terms_known && numbers_known
