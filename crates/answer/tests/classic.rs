@@ -326,3 +326,31 @@ fn the_sentence_right_after_the_best_adds_what_it_leaves_out() {
     assert!(texts[0].contains("A written explanation of the circumstances"), "{texts:?}");
     assert_eq!(texts[1], "Include how many hours you are requesting.", "{texts:?}");
 }
+
+/// The HotpotQA paragraph titled `title` (qa_multihop, 100 train questions' pool).
+fn hotpot_paragraph(title: &str) -> almirah_answer::evidence::Evidence {
+    let root = std::env::var_os("ALMIRAH_CORPORA")
+        .map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpora"), Into::into);
+    let raw = std::fs::read_to_string(root.join("qa_multihop/hotpotqa/hotpotqa_train_100_corpus.json")).unwrap();
+    let corpus: std::collections::BTreeMap<String, Vec<String>> = serde_json::from_str(&raw).unwrap();
+    chunk(&format!("{title}::text#1"), title, &corpus[title].concat())
+}
+
+#[test]
+fn both_questions_are_answered_yes_or_no_from_one_sentence_about_each() {
+    use almirah_answer::model::ChatModel;
+    let m = BuiltinModel::default();
+    let text = |d: &almirah_answer::model::Draft| d.sentences.iter().map(|(s, _)| s.clone()).collect::<Vec<_>>();
+    let directors = [hotpot_paragraph("Christopher Nolan"), hotpot_paragraph("Sathish Kalathil")];
+    let yes = m.answer("Are Christopher Nolan and Sathish Kalathil both film directors?", &directors, None).unwrap();
+    assert!(text(&yes)[0].starts_with("Yes: both are film directors. Christopher Edward Nolan"), "{:?}", text(&yes));
+    assert_eq!(yes.sentences[1].1, vec!["Sathish Kalathil::text#1".to_string()]);
+    // A true "no": both are film directors, one is not American.
+    let american = [hotpot_paragraph("King Vidor"), hotpot_paragraph("Géza von Cziffra")];
+    let no = m.answer("Are King Vidor and Géza von Cziffra both American directors?", &american, None).unwrap();
+    assert!(text(&no)[0].starts_with("No: Géza von Cziffra"), "{:?}", text(&no));
+    assert!(text(&no)[0].contains("Hungarian and Austrian film director"), "{:?}", text(&no));
+    // Evidence about only one of the two settles nothing.
+    let one = m.answer("Are King Vidor and Sathish Kalathil both American directors?", &american, None).unwrap();
+    assert!(one.sentences.iter().all(|(s, _)| !s.starts_with("Yes") && !s.starts_with("No")), "{:?}", text(&one));
+}

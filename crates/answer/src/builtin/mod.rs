@@ -17,6 +17,7 @@ use crate::lexicon::{SYNONYMS, is_stop_word};
 use crate::model::{ChatModel, ChatRequest, ChatResponse, Draft, ModelError};
 
 pub mod answer_type;
+pub mod both;
 pub mod meaning;
 mod names;
 mod scope;
@@ -471,6 +472,9 @@ impl ChatModel for BuiltinModel {
     }
 
     fn answer(&self, question: &str, evidence: &[Evidence], _retry_note: Option<&str>) -> Result<Draft, ModelError> {
+        if let Some(draft) = self.answer_both(question, evidence) {
+            return Ok(draft);
+        }
         let chosen = match (split_context(question), situation_first(question)) {
             (Some((ask, context)), _) => self.select_in_context(ask, context, evidence),
             // The situation told first often names the thing asked about
