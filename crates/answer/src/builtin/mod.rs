@@ -18,6 +18,7 @@ use crate::model::{ChatModel, ChatRequest, ChatResponse, Draft, ModelError};
 
 pub mod answer_type;
 pub mod both;
+pub mod definition;
 pub mod meaning;
 mod names;
 mod scope;
@@ -95,7 +96,8 @@ pub struct Scored {
     /// compared by meaning ([`MEANING_CANDIDATES`]); `None` otherwise.
     pub meaning: Option<f32>,
     /// Whether it holds the kind of value the question asks for
-    /// ([`AnswerType::held_by`]; false when the question asks for no value).
+    /// ([`AnswerType::held_by`]), or defines the term a definition question
+    /// asks about ([`definition::defines`]); false otherwise.
     pub typed: bool,
     /// Whether the question asks for a kind of value that the sentence
     /// does not hold ([`AnswerType::is_value`] and not `typed`).
@@ -177,6 +179,13 @@ impl BuiltinModel {
         let wants_number = asks_for_quantity(question);
         let kind = classify(question);
         let names = self.named_terms(question);
+        let defined: Option<Vec<String>> =
+            definition::defined_term(question).map(|t| self.content_terms(&t).into_iter().collect());
+        let defines = |text: &str| {
+            defined
+                .as_ref()
+                .is_some_and(|d| definition::defines(text, d, |w| self.content_terms(w).into_iter().collect()))
+        };
         let mut scored = Vec::new();
         for (rank, ev) in evidence.iter().take(chunks).enumerate() {
             let context = self.content_terms(&format!("{} {}", ev.title, ev.heading_path.join(" ")));
@@ -223,8 +232,10 @@ impl BuiltinModel {
                 let by_context = q.iter().filter(|t| !own.contains(*t) && in_context(t)).count() as f32;
                 let coverage = (direct + 0.5 * by_context) / q.len() as f32;
                 let has_number = text.chars().any(|c| c.is_ascii_digit());
-                let typed = kind.is_value() && kind.held_by(&text);
-                let bonus = if typed && kind.held_precisely_by(&text) {
+                // A definition of the term asked about holds what a definition question asks for.
+                let defining = defines(&text);
+                let typed = (kind.is_value() && kind.held_by(&text)) || defining;
+                let bonus = if typed && (defining || kind.held_precisely_by(&text)) {
                     TYPED_BONUS
                 } else if typed {
                     TYPED_BONUS / 2.0
