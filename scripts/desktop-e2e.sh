@@ -68,10 +68,16 @@ driver_pid=$!
 # session asked for before WebKitWebDriver listens is dropped without a
 # response (CI once failed so, with RemoteDisconnected).
 for p in "$port" $((port + 1)); do
+  up=no
   for _ in $(seq 1 150); do
-    (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null && break
+    if (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then up=yes; break; fi
     sleep 0.2
   done
+  if [ "$up" = no ]; then
+    echo "error: nothing listens on port $p after 30 s (tauri-driver or WebKitWebDriver did not start)" >&2
+    tail -n 40 "$tmp/driver.log" >&2
+    exit 1
+  fi
 done
 
 set +e

@@ -139,9 +139,7 @@ async fn draft(model: Arc<dyn ChatModel>, m: &Machine, retry_note: Option<String
             let scope = if crate::builtin::split_context(&label).is_some() { &evidence } else { &o.evidence };
             let d = model.answer(&label, scope, retry_note.as_deref())?;
             for s in d.sentences {
-                // The same sentence answers two parts once ("Yes: X" and "X" alike).
-                let bare = |t: &str| crate::lexicon::without_reply_word(t).trim().to_string();
-                if !merged.sentences.iter().any(|(t, _)| bare(t) == bare(&s.0)) {
+                if !merged.sentences.iter().any(|(t, _)| same_sentence(t, &s.0)) {
                     merged.sentences.push(s);
                 }
             }
@@ -149,6 +147,22 @@ async fn draft(model: Arc<dyn ChatModel>, m: &Machine, retry_note: Option<String
         Ok(merged)
     });
     job.await.map_err(|e| ModelError::Unavailable(format!("drafting failed: {e}")))?
+}
+
+/// Whether two drafted sentences quote the same sentence and do not
+/// disagree: "Yes: X" and "X" are one, "Yes: X" and "No: X" (two parts
+/// answered differently) are both kept.
+fn same_sentence(a: &str, b: &str) -> bool {
+    let bare = |t: &str| crate::lexicon::without_reply_word(t).trim().to_string();
+    let reply = |t: &str| {
+        let stripped = crate::lexicon::without_reply_word(t);
+        (stripped.len() != t.trim_start().len()).then(|| t.trim_start()[..2].to_ascii_lowercase())
+    };
+    let agree = match (reply(a), reply(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => true,
+    };
+    bare(a) == bare(b) && agree
 }
 
 fn draft_label(o: &ToolOutcome, question: &str) -> String {
@@ -194,4 +208,18 @@ fn finish(m: &Machine, label: String, snapshot: &Snapshot<'_>) -> almirah_core::
     answer.abstained = true;
     answer.trace.stop_reason = StopReason::Abstained;
     Ok(answer)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_sentence;
+
+    #[test]
+    fn a_sentence_is_shown_once_unless_two_parts_answer_it_differently() {
+        let s = "Sharing password reset links for Sourcegraph is safe!";
+        assert!(same_sentence(&format!("Yes: {s}"), s));
+        assert!(same_sentence(s, s));
+        assert!(!same_sentence(&format!("Yes: {s}"), &format!("No: {s}")));
+        assert!(!same_sentence(s, "The link expires after 24 hours."));
+    }
 }

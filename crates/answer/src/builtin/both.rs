@@ -11,6 +11,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::names::mentions;
+use super::yes_no::conditional;
 use super::{BuiltinModel, Scored};
 use crate::evidence::Evidence;
 use crate::lexicon::denies;
@@ -59,6 +60,10 @@ impl BuiltinModel {
         }
         let (sx, says_x) = self.about(&x, &asked, evidence)?;
         let (sy, says_y) = self.about(&y, &asked, evidence)?;
+        if sx.overlaps(&sy) && sx.key == sy.key {
+            // One sentence about both settles nothing about each.
+            return None;
+        }
         let sentences = match (says_x, says_y) {
             (Says::Is, Says::Is) => {
                 vec![(format!("Yes: both are {asked}. {}", sx.text), vec![sx.key]), (sy.text, vec![sy.key])]
@@ -80,18 +85,48 @@ impl BuiltinModel {
             let own = self.content_terms(&s.text);
             self.content_terms(subject).iter().all(|t| own.contains(t))
         })?;
-        let said = self.content_terms(&best.text);
-        let terms = self.content_terms(asked);
+        // The whole quote: a sentence that refers back ("He is one of the
+        // highest-grossing directors") is about what the one before says.
+        let own = best.text.as_str();
+        let said = self.content_terms(own);
+        let terms: Vec<String> = self.content_terms(asked).into_iter().collect();
         let held = terms.iter().filter(|t| said.contains(*t)).count();
-        let says = if held == terms.len() && !denies(&best.text) {
+        // "… was a Hungarian and Austrian film director" is not "American
+        // directors": a category ("American directors", not "eligible for
+        // the hostel") whose head noun the definition holds, not its modifiers.
+        let head = last_term_of(self, asked);
+        let other_category =
+            category(asked) && DEFINES.is_match(own) && head.is_some_and(|h| said.contains(&h)) && held < terms.len();
+        let says = if conditional(own) {
+            Says::Unclear
+        } else if held == terms.len() && !denies(own) {
             Says::Is
-        } else if (held > 0 && DEFINES.is_match(&best.text)) || (held == terms.len() && denies(&best.text)) {
+        } else if other_category || (held == terms.len() && denies(own)) {
             Says::IsNot
         } else {
             Says::Unclear
         };
         Some((best, says))
     }
+}
+
+/// The content term of the last word of `phrase` (its head noun).
+fn last_term_of(model: &BuiltinModel, phrase: &str) -> Option<String> {
+    phrase.split_whitespace().rev().find_map(|w| model.content_terms(w).into_iter().next())
+}
+
+/// Whether `phrase` names a category of things: at most 4 words, no
+/// preposition or verb of a rule, ending in a plural ("American directors",
+/// "film directors", "rock bands").
+fn category(phrase: &str) -> bool {
+    let words: Vec<String> = phrase.split_whitespace().map(str::to_lowercase).collect();
+    let rule_words = [
+        "for", "to", "in", "on", "at", "of", "by", "with", "from", "under", "eligible", "allowed", "entitled",
+        "required", "paid", "charged", "covered", "exempt",
+    ];
+    words.len() <= 4
+        && !words.iter().any(|w| rule_words.contains(&w.as_str()))
+        && words.last().is_some_and(|w| w.len() > 3 && w.ends_with('s'))
 }
 
 #[cfg(test)]
@@ -109,5 +144,28 @@ mod tests {
             Some("charged tuition".into())
         );
         assert_eq!(both_question("Is the MTech fee charged per semester?"), None);
+    }
+
+    #[test]
+    fn only_a_category_is_denied_by_a_different_definition() {
+        assert!(category("American directors") && category("film directors"));
+        assert!(!category("eligible for the hostel") && !category("charged tuition"));
+        let m = BuiltinModel::default();
+        // A rule, not a category: a definition that holds one of its words says nothing.
+        let ev = [
+            Evidence::plain("h::1", "Hostel", "MTech students are a priority group for hostel allotment."),
+            Evidence::plain("h::2", "Hostel", "MBA students are eligible for the hostel from the second year."),
+        ];
+        assert_eq!(m.answer_both("Are MTech and MBA students both eligible for the hostel?", &ev), None);
+        // A condition is neither a yes nor a no.
+        let ev = [
+            Evidence::plain(
+                "h::1",
+                "Hostel",
+                "MTech students are eligible for the hostel only if they live 50 km away.",
+            ),
+            Evidence::plain("h::2", "Hostel", "MBA students are eligible for the hostel from the second year."),
+        ];
+        assert_eq!(m.answer_both("Are MTech and MBA students both eligible for the hostel?", &ev), None);
     }
 }

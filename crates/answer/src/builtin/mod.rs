@@ -108,6 +108,24 @@ pub struct Scored {
     /// Its place in the evidence: the chunk's rank and the sentence's
     /// index in that chunk, so a sentence can be told to follow another.
     pub at: (usize, usize),
+    /// Byte offset in `text` where the sentence's own words start: 0, or
+    /// after the sentence before it, quoted with it ([`refers_back`]).
+    pub own_from: usize,
+}
+
+impl Scored {
+    /// The sentence without the sentence before it that it is quoted with.
+    pub fn own_text(&self) -> &str {
+        self.text.get(self.own_from..).unwrap_or(&self.text)
+    }
+
+    /// Whether it and `other` quote a sentence in common (the same chunk,
+    /// overlapping sentence spans).
+    pub fn overlaps(&self, other: &Scored) -> bool {
+        let span = |s: &Scored| (s.at.1 - usize::from(s.own_from > 0), s.at.1);
+        let ((a0, a1), (b0, b1)) = (span(self), span(other));
+        self.at.0 == other.at.0 && a0 <= b1 && b0 <= a1
+    }
 }
 
 impl Scored {
@@ -210,12 +228,13 @@ impl BuiltinModel {
                     continue;
                 }
                 let joined_terms;
-                let (text, own) = match antecedent {
+                let (text, own, own_from) = match antecedent {
                     Some(a) => {
                         joined_terms = terms[i].union(&terms[i - 1]).cloned().collect::<BTreeSet<String>>();
-                        (format!("{} {text}", a.trim()), &joined_terms)
+                        let a = a.trim();
+                        (format!("{a} {text}"), &joined_terms, a.len() + 1)
                     }
-                    None => (text, &terms[i]),
+                    None => (text, &terms[i], 0),
                 };
                 if several && restates(own, &context) {
                     // A restated title ("Subject: Hostel fee for …") says nothing the rest of the chunk does not.
@@ -233,7 +252,8 @@ impl BuiltinModel {
                 let coverage = (direct + 0.5 * by_context) / q.len() as f32;
                 let has_number = text.chars().any(|c| c.is_ascii_digit());
                 // A definition of the term asked about holds what a definition question asks for.
-                let defining = defines(&text);
+                // A value question ("What is the deadline?") still wants the value.
+                let defining = !kind.is_value() && defines(&text);
                 let typed = (kind.is_value() && kind.held_by(&text)) || defining;
                 let bonus = if typed && (defining || kind.held_precisely_by(&text)) {
                     TYPED_BONUS
@@ -256,6 +276,7 @@ impl BuiltinModel {
                     lacks_value: kind.is_value() && !typed,
                     direct,
                     at: (rank, i),
+                    own_from,
                 });
             }
         }
@@ -690,6 +711,31 @@ mod tests {
         let terms = |s: &[&str]| s.iter().map(|t| m.content_terms(t)).collect::<Vec<_>>();
         let rows = terms(&["Metro cities: INR 6,000.", "Other cities: INR 3,500.", "The metro cities are Mumbai."]);
         assert!(bridged(&name, 0, &rows, &q) && !bridged(&name, 1, &rows, &q));
+    }
+
+    #[test]
+    fn a_definition_answers_a_definition_question_not_a_value_question() {
+        let m = BuiltinModel::default();
+        // RFC 9110 §15.5.21; a deadline asked for wants the date.
+        let ev = [evidence(
+            "rfc9110::text#604",
+            "The 422 (Unprocessable Content) status code indicates that the server cannot process the content.",
+        )];
+        assert!(m.score_sentences("What does 422 mean?", &ev)[0].typed);
+        let ev = [evidence("c::1", "The deadline is extended for students who apply late.")];
+        assert!(!m.score_sentences("What is the deadline?", &ev)[0].typed);
+    }
+
+    #[test]
+    #[allow(clippy::expect_used)]
+    fn a_sentence_quoted_with_the_one_before_is_judged_on_its_own_words() {
+        let m = BuiltinModel::default();
+        let ev = [evidence("leave::1", "Leave not taken in the year lapses at year end. It can be encashed on exit.")];
+        let scored = m.score_sentences("Can leave be encashed on exit?", &ev);
+        let best = scored.iter().find(|s| s.own_from > 0).expect("the joined sentence");
+        assert_eq!(best.own_text(), "It can be encashed on exit.");
+        assert!(best.text.starts_with("Leave not taken"), "{best:?}");
+        assert_ne!(yes_no::reply(&m, "Can leave be encashed on exit?", best), Some(yes_no::Reply::No));
     }
 
     #[test]

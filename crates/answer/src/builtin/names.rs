@@ -20,27 +20,47 @@ pub fn question_names(question: &str) -> Vec<String> {
     names
 }
 
-/// The names of `question` grouped by the alternatives "or" separates:
-/// "Can I expense Global Entry or TSA PreCheck?" gives `[["Global",
-/// "Entry"], ["TSA", "PreCheck"]]`, and a source that names either answers.
-/// Without an "or", one group of every name; groups without a name are left
-/// out ("… or not?"), so no group at all means the question names nothing.
+/// The names of `question` as alternatives: the run of names right before
+/// an "or" and the run right after it are alternatives, every other name
+/// is in each. "Can I expense Global Entry or TSA PreCheck?" gives
+/// `[["Global", "Entry"], ["TSA", "PreCheck"]]`, and a source that names
+/// either answers; "Does the Maxiflex schedule allow core hours on Friday or
+/// Monday?" gives `[["Maxiflex", "Friday"], ["Maxiflex", "Monday"]]`.
+/// Without an "or" between names, one group of every name; no group at all
+/// when the question names nothing.
 pub fn name_alternatives(question: &str) -> Vec<Vec<String>> {
     let names = question_names(question);
-    let mut groups: Vec<Vec<String>> = vec![Vec::new()];
+    // Each word: Some(name) for a name, None otherwise; "or" marked apart.
     let mut next = names.iter().peekable();
+    let mut words: Vec<(Option<String>, bool)> = Vec::new();
     for word in question.split_whitespace() {
         let w = word.trim_matches(|c: char| !c.is_alphanumeric());
-        if w.eq_ignore_ascii_case("or") {
-            groups.push(Vec::new());
-        } else if next.peek().is_some_and(|n| n.as_str() == w)
-            && let (Some(name), Some(group)) = (next.next(), groups.last_mut())
-        {
-            group.push(name.clone());
-        }
+        let name = next.next_if(|n| n.as_str() == w).cloned();
+        words.push((name, w.eq_ignore_ascii_case("or")));
     }
-    groups.retain(|g| !g.is_empty());
-    groups
+    // Runs of consecutive names, and whether an "or" is right before or after each.
+    let mut runs: Vec<(Vec<String>, bool)> = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        if words[i].0.is_none() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let mut run = Vec::new();
+        while let Some((Some(name), _)) = words.get(i) {
+            run.push(name.clone());
+            i += 1;
+        }
+        let beside_or = (start > 0 && words[start - 1].1) || words.get(i).is_some_and(|w| w.1);
+        runs.push((run, beside_or));
+    }
+    let common: Vec<String> = runs.iter().filter(|r| !r.1).flat_map(|r| r.0.clone()).collect();
+    let choices: Vec<&Vec<String>> = runs.iter().filter(|r| r.1).map(|r| &r.0).collect();
+    if choices.len() < 2 {
+        return if names.is_empty() { Vec::new() } else { vec![names] };
+    }
+    choices.into_iter().map(|c| common.iter().chain(c).cloned().collect()).collect()
 }
 
 /// Whether `text` mentions every name of one of the `alternatives`
@@ -117,6 +137,11 @@ mod tests {
         assert!(!mentions_one_of(&m, &name_alternatives("Can I expense Global Entry for Oslo?"), travel));
         assert!(!mentions_one_of(&m, &alternatives, "Clear is a traveler program."));
         assert_eq!(name_alternatives("Is the MBA fee refundable or not?"), [vec!["MBA"]]);
+        // Only the names beside the "or" are alternatives (sample-docs' Maxiflex schedule).
+        assert_eq!(
+            name_alternatives("Does the Maxiflex schedule allow core hours on Friday or Monday?"),
+            [vec!["Maxiflex", "Friday"], vec!["Maxiflex", "Monday"]]
+        );
         assert!(name_alternatives("Is the fee refundable or not?").is_empty());
     }
 }

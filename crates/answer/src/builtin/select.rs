@@ -59,13 +59,13 @@ impl BuiltinModel {
         // days for your account setup.").
         let valued = scored.iter().skip(1).filter(|_| best.lacks_value).find(|s| {
             s.typed
-                && s.text != best.text
+                && !s.overlaps(best)
                 && s.coverage >= VALUE_COVERAGE
                 && s.meaning.is_some_and(|m| m >= VALUE_MEANING)
         });
         let adds = |s: &&Scored| {
             let own = self.content_terms(&s.text);
-            !s.text.contains(&best.text) && s.coverage >= MIN_COVERAGE * 0.5 && missing.iter().any(|t| own.contains(*t))
+            !s.overlaps(best) && s.coverage >= MIN_COVERAGE * 0.5 && missing.iter().any(|t| own.contains(*t))
         };
         // The sentence right after the best goes on about the same thing
         // ("A written explanation of the circumstances … Include how many

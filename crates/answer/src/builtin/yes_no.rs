@@ -54,19 +54,22 @@ pub fn reply(model: &BuiltinModel, question: &str, sentence: &Scored) -> Option<
         .into_iter()
         .filter(|t| !is_negation(t) && !PERMISSION.contains(&t.as_str()))
         .collect();
-    let said = model.literal_terms(&sentence.text);
+    // Judged on the sentence's own words: the sentence before it, quoted
+    // with it, may deny something else ("… lapses. It can be encashed.").
+    let own = sentence.own_text();
+    let said = model.literal_terms(own);
     let held = asked.iter().filter(|t| said.contains(*t)).count() as f32 / asked.len().max(1) as f32;
-    let numbers_held = input_numbers(question).iter().all(|n| scope::mentions_number(&sentence.text, n));
-    if held < SETTLES || !numbers_held || conditional(&sentence.text) {
+    let numbers_held = input_numbers(question).iter().all(|n| scope::mentions_number(own, n));
+    if held < SETTLES || !numbers_held || conditional(own) {
         return None;
     }
-    let flips = denies(question) != denies(&sentence.text);
+    let flips = denies(question) != denies(own);
     Some(if flips { Reply::No } else { Reply::Yes })
 }
 
 /// Whether `sentence` makes its rule conditional ("… unless you leave
 /// GSA"), so neither "yes" nor "no" is the whole answer.
-fn conditional(sentence: &str) -> bool {
+pub(super) fn conditional(sentence: &str) -> bool {
     let s = format!(" {} ", sentence.to_lowercase());
     [" unless ", " except ", " only if ", " provided that ", " subject to ", " if "].iter().any(|c| s.contains(c))
 }
@@ -100,6 +103,7 @@ mod tests {
             lacks_value: false,
             direct: 1.0,
             at: (0, 0),
+            own_from: 0,
         }
     }
 

@@ -68,9 +68,13 @@ pub(super) fn split(question: &str) -> Split {
 
 static PRONOUN: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\b(it|its|they|them|their)\b"));
 /// "it" as a dummy subject ("is it safe to share …"), which refers to nothing.
-static DUMMY_IT: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)^it\s+(?:\w+\s+){1,2}?to\s+\w+\s+"));
+static DUMMY_IT: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)^it\s+(?:\w+\s+){1,2}?to\s+\w+\b"));
+/// "How much leave …" (a noun follows), or a wh-word and an auxiliary
+/// ("What was …"); "Who approves leave" opens with a verb, not a noun phrase.
 static WH_OPENING: LazyLock<Regex> = LazyLock::new(|| {
-    re(&format!(r"(?i)^(?:how\s+(?:much|many|long|often|far)|what|which|who|whom|where|when|why)\s+(?:(?:{AUX})\s+)?"))
+    re(&format!(
+        r"(?i)^(?:how\s+(?:much|many)\s+|(?:how\s+(?:much|many|long|often|far)|what|which|who|whom|where|when|why)\s+(?:{AUX})\s+)"
+    ))
 });
 static COPULA_OPENING: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)^(?:is|are|was|were)\s+"));
 /// Where the noun phrase a question opens with ends: its own clause
@@ -97,7 +101,9 @@ fn resolve_pronoun(part: &str, previous: &str) -> Option<String> {
         .filter(|w| !matches!(w.trim_matches(|c: char| !c.is_alphanumeric()), "I" | "I'm" | "I’m"))
         .any(|w| w.chars().next().is_some_and(char::is_uppercase));
     let found = PRONOUN.find(part)?;
-    if names_own || DUMMY_IT.is_match(&part[found.start()..]) {
+    // "it's" is "it is", not "its"; a dummy "it" refers to nothing.
+    let contracted = part[found.end()..].starts_with(['\'', '’']);
+    if names_own || contracted || DUMMY_IT.is_match(&part[found.start()..]) {
         return None;
     }
     let referent = referent(previous)?;
@@ -118,9 +124,13 @@ fn referent(question: &str) -> Option<String> {
     let rest = if let Some(m) = WH_OPENING.find(q) {
         &q[m.end()..]
     } else if let Some(m) = COPULA_OPENING.find(q) {
+        // Only "Is 422 a …?" and "Is it safe to share a …?" say where the
+        // noun phrase ends; "Is the deposit refundable?" does not.
         let rest = &q[m.end()..];
-        let rest = DUMMY_IT.find(rest).map_or(rest, |d| &rest[d.end()..]);
-        ARTICLE_AFTER_FIRST.captures(rest).and_then(|c| c.get(1)).map_or(rest, |first| first.as_str())
+        match DUMMY_IT.find(rest) {
+            Some(d) => rest[d.end()..].trim(),
+            None => ARTICLE_AFTER_FIRST.captures(rest).and_then(|c| c.get(1))?.as_str(),
+        }
     } else {
         // "Can I carry over leave" has no subject to refer back to.
         return None;

@@ -206,6 +206,10 @@ fn a_pronoun_in_a_later_part_asks_about_what_the_part_before_named() {
         ("What is the MTech fee, and is it possible to pay in instalments?", "Is it possible to pay in instalments?"),
         ("Can I combine leave types, and does it need HR approval?", "Does it need HR approval?"),
         ("Can I carry over leave, and when does it expire?", "When does it expire?"),
+        ("Is the deposit refundable, and when is it returned?", "When is it returned?"),
+        ("Who approves leave, and how long does it take?", "How long does it take?"),
+        ("What is the fee, and what if it's late?", "What if it's late?"),
+        ("How much is the DA? And is it possible to claim it?", "Is it possible to claim it?"),
         ("How much is the DA, and is it paid for Mumbai?", "Is it paid for Mumbai?"),
         ("Can I work from home, and is it allowed on Fridays?", "Is it allowed on Fridays?"),
     ] {
