@@ -35,7 +35,7 @@ static DEFINING: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// Words from the start of a sentence within which the term must appear.
-const TERM_WITHIN: usize = 6;
+pub const TERM_WITHIN: usize = 6;
 
 /// The term a definition question asks about ("422", "TDY", "LWOP"), or
 /// `None` for any other question.
