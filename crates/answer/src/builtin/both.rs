@@ -1,7 +1,7 @@
 //! "Are X and Y both P?": one sentence about each, from a source that names
 //! it, then "Yes: both are P." when each sentence says P, or "No: …" when
 //! one of them says what its subject is and that is not P ("Géza von
-//! Cziffra was an Austrian-Hungarian film director" against "both American
+//! Cziffra … was a Hungarian and Austrian film director" against "both American
 //! directors"). Anything weaker gives no reply, and the question is
 //! answered as any other: the model never says a "yes" or a "no" its
 //! evidence does not back.
