@@ -216,6 +216,12 @@ pub fn negation_cue(text: &str) -> Option<String> {
 
 /// `text` without a leading "Yes,"/"No:"-style reply word.
 pub(crate) fn without_reply_word(text: &str) -> &str {
+    split_reply_word(text).1
+}
+
+/// The leading "Yes,"/"No:"-style reply word of `text` (`"yes"` or
+/// `"no"`), if any, and the rest.
+pub(crate) fn split_reply_word(text: &str) -> (Option<&'static str>, &str) {
     let t = text.trim_start();
     for word in ["yes", "no"] {
         // `get`: the first bytes may end inside a character (Devanagari, …).
@@ -223,10 +229,10 @@ pub(crate) fn without_reply_word(text: &str) -> &str {
             && head.eq_ignore_ascii_case(word)
             && let Some(stripped) = rest.strip_prefix([',', ':', ';', '.', '—', '-'])
         {
-            return stripped;
+            return (Some(word), stripped);
         }
     }
-    t
+    (None, t)
 }
 
 /// Words (letters, digits and apostrophes) with their byte offsets.

@@ -153,16 +153,9 @@ async fn draft(model: Arc<dyn ChatModel>, m: &Machine, retry_note: Option<String
 /// disagree: "Yes: X" and "X" are one, "Yes: X" and "No: X" (two parts
 /// answered differently) are both kept.
 fn same_sentence(a: &str, b: &str) -> bool {
-    let bare = |t: &str| crate::lexicon::without_reply_word(t).trim().to_string();
-    let reply = |t: &str| {
-        let stripped = crate::lexicon::without_reply_word(t);
-        (stripped.len() != t.trim_start().len()).then(|| t.trim_start()[..2].to_ascii_lowercase())
-    };
-    let agree = match (reply(a), reply(b)) {
-        (Some(x), Some(y)) => x == y,
-        _ => true,
-    };
-    bare(a) == bare(b) && agree
+    let ((reply_a, a), (reply_b, b)) = (crate::lexicon::split_reply_word(a), crate::lexicon::split_reply_word(b));
+    let agree = reply_a.zip(reply_b).is_none_or(|(x, y)| x == y);
+    a.trim() == b.trim() && agree
 }
 
 fn draft_label(o: &ToolOutcome, question: &str) -> String {

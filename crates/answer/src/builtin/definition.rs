@@ -54,13 +54,15 @@ pub fn defines(sentence: &str, term: &[String], terms_of: impl Fn(&str) -> Vec<S
     if term.is_empty() {
         return false;
     }
-    let words: Vec<&str> = sentence.split_whitespace().take(TERM_WITHIN + 1).collect();
-    let last = (0..words.len().min(TERM_WITHIN)).find(|&i| {
-        let seen: Vec<String> = words[..=i].iter().flat_map(|w| terms_of(w)).collect();
+    // The first word by which every term of the term has been seen.
+    let mut seen: Vec<String> = Vec::new();
+    let last = sentence.split_whitespace().take(TERM_WITHIN).position(|w| {
+        seen.extend(terms_of(w));
         term.iter().all(|t| seen.contains(t))
     });
     let Some(last) = last else { return false };
-    let rest = sentence.split_whitespace().skip(last + 1).collect::<Vec<_>>().join(" ");
+    // The defining verb comes within 5 words after it.
+    let rest = sentence.split_whitespace().skip(last + 1).take(5).collect::<Vec<_>>().join(" ");
     DEFINING.is_match(&rest)
 }
 
