@@ -102,6 +102,18 @@ fn kestrel_is_answered_hop_by_hop_with_each_hop_cited() {
 }
 
 #[test]
+fn a_compound_role_is_a_hop_and_a_reference_name_is_not_required() {
+    let a = answer("Who does the Project Kestrel lead report to?");
+    assert_eq!(a.route, "multi-hop");
+    assert!(a.text.contains("Ingrid Solberg"), "{}", a.text);
+    assert!(cites(&a, "p12::") && cites(&a, "p09::"), "{:?}", a.citations);
+    // p13.txt never names Kestrel; the sentence that names a new project comes first.
+    let a = answer("Which project did Dev Anand work on before Kestrel?");
+    assert!(a.text.starts_with("Dev Anand previously worked on Project Heron."), "{}", a.text);
+    assert!(cites(&a, "p13::"), "{:?}", a.citations);
+}
+
+#[test]
 fn the_sample_evaluation_set_runs_with_no_stale_citation() {
     let set =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../eval/sample-docs.jsonl")).unwrap();

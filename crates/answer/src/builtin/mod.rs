@@ -54,6 +54,9 @@ pub const MAX_UNKNOWN_TYPED: usize = 1;
 /// Score bonus of a sentence holding the kind of value asked for (half of
 /// it when the value is imprecise: a month for "When …?").
 const TYPED_BONUS: f32 = 0.2;
+/// Score penalty of a sentence that names nothing the question does not
+/// when the question asks for a name ([`names::asks_for_a_name`]).
+const NO_NEW_NAME_PENALTY: f32 = 0.1;
 /// Sentences used at most.
 const MAX_SENTENCES: usize = 2;
 /// Sentences used at most when answering a part in its context.
@@ -197,6 +200,7 @@ impl BuiltinModel {
         let wants_number = asks_for_quantity(question);
         let kind = classify(question);
         let names = self.named_terms(question);
+        let wants_name = names::asks_for_a_name(question) && matches!(kind, AnswerType::Agent | AnswerType::Other);
         let defined: Option<Vec<String>> =
             definition::defined_term(question).map(|t| self.content_terms(&t).into_iter().collect());
         let defines = |text: &str| {
@@ -264,7 +268,12 @@ impl BuiltinModel {
                 } else {
                     0.0
                 } - 0.02 * rank as f32
-                    - if defers(&text) { DEFERS_PENALTY } else { 0.0 };
+                    - if defers(&text) { DEFERS_PENALTY } else { 0.0 }
+                    - if wants_name && !names::names_something_new(self, &text, question) {
+                        NO_NEW_NAME_PENALTY
+                    } else {
+                        0.0
+                    };
                 let direct = direct / q.len() as f32;
                 scored.push(Scored {
                     text,

@@ -6,16 +6,32 @@
 
 use super::BuiltinModel;
 
-/// The raw name words of `question`, in order.
+/// Words after which a run of names is a point of reference the answer is
+/// set against, not what it must speak of: "Which project did Dev Anand
+/// work on before Kestrel?" is answered by "Dev Anand previously worked on
+/// Project Heron.", which never names Kestrel.
+const REFERENCE_CUES: &[&str] = &["before", "after", "besides", "except", "unlike", "than", "instead of", "apart from"];
+
+/// The raw name words of `question`, in order, without the names right
+/// after a [`REFERENCE_CUES`] word.
 pub fn question_names(question: &str) -> Vec<String> {
     let mut names = Vec::new();
+    let mut reference = false;
+    let mut previous = "";
     for (i, word) in question.split_whitespace().enumerate() {
         let w = word.trim_matches(|c: char| !c.is_alphanumeric());
         let proper =
             i > 0 && w.chars().next().is_some_and(char::is_uppercase) && w.chars().skip(1).any(char::is_lowercase);
-        if (is_acronym(w) || proper) && !is_currency(w) {
+        let is_name = (is_acronym(w) || proper) && !is_currency(w);
+        let pair = format!("{previous} {w}").to_lowercase();
+        let cue = REFERENCE_CUES.iter().any(|c| c.eq_ignore_ascii_case(w) || *c == pair);
+        reference = cue || (reference && is_name);
+        if is_name && !reference {
             names.push(w.to_string());
         }
+        // A comma ends the run of reference names.
+        reference &= !word.ends_with(',');
+        previous = w;
     }
     names
 }
@@ -67,6 +83,25 @@ pub fn name_alternatives(question: &str) -> Vec<Vec<String>> {
 /// ([`name_alternatives`]; true when there is none).
 pub fn mentions_one_of(model: &BuiltinModel, alternatives: &[Vec<String>], text: &str) -> bool {
     alternatives.is_empty() || alternatives.iter().any(|group| group.iter().all(|name| mentions(model, name, text)))
+}
+
+/// Whether `question` asks for a name: it opens with "Who", "Whom",
+/// "Whose" or "Which".
+pub fn asks_for_a_name(question: &str) -> bool {
+    let first = question.split_whitespace().next().unwrap_or_default().to_lowercase();
+    matches!(first.as_str(), "who" | "whom" | "whose" | "which")
+}
+
+/// Whether `sentence` has a capitalised word or an acronym that `question`
+/// does not have: "Dev Anand previously worked on Project Heron." names
+/// something new for "Which project did Dev Anand work on before Kestrel?";
+/// "Project Kestrel is led by Dev Anand." does not.
+pub fn names_something_new(model: &BuiltinModel, sentence: &str, question: &str) -> bool {
+    let asked = model.content_terms(question);
+    sentence.split_whitespace().map(|w| w.trim_matches(|c: char| !c.is_alphanumeric())).any(|w| {
+        let capitalised = w.chars().next().is_some_and(char::is_uppercase);
+        capitalised && model.content_terms(w).iter().any(|t| !asked.contains(t))
+    })
 }
 
 /// Currency words, which name no thing a source must mention ("Rs 48,500").
@@ -143,5 +178,19 @@ mod tests {
             [vec!["Maxiflex", "Friday"], vec!["Maxiflex", "Monday"]]
         );
         assert!(name_alternatives("Is the fee refundable or not?").is_empty());
+    }
+
+    #[test]
+    fn a_name_the_answer_is_set_against_is_not_required() {
+        // sample-docs/robotics p13.txt: "Dev Anand previously worked on Project Heron."
+        assert_eq!(question_names("Which project did Dev Anand work on before Kestrel?"), ["Dev", "Anand"]);
+        assert_eq!(question_names("Who leads a project other than Project Heron, in Oslo?"), ["Oslo"]);
+        assert_eq!(question_names("Is the library open after 8 pm on Friday?"), ["Friday"]);
+        assert_eq!(question_names("Who leads Project Kestrel?"), ["Project", "Kestrel"]);
+        let m = BuiltinModel::default();
+        let q = "Which project did Dev Anand work on before Kestrel?";
+        assert!(asks_for_a_name(q));
+        assert!(names_something_new(&m, "Dev Anand previously worked on Project Heron.", q));
+        assert!(!names_something_new(&m, "Project Kestrel is led by Dev Anand.", q));
     }
 }

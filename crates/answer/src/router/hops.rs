@@ -10,6 +10,9 @@
 //! - **nested role**: "the office of the manager of Project Kestrel",
 //!   "Who does the leader of Project Kestrel report to?" → "Who is the
 //!   manager of Project Kestrel?". The role's object must be a name.
+//! - **compound role**: a name before the role word, "Who does the Project
+//!   Kestrel lead report to?" → "Who is the lead of Project Kestrel?". The
+//!   name must be capitalised words, so "the project lead" stays simple.
 //! - **possessive chain**: "Project Kestrel's lead's office" → "Who is the
 //!   lead of Project Kestrel?".
 //! - **reference back** in a later part: "…, and where is that manager's
@@ -32,6 +35,8 @@ static RELATIVE: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(r"(?i)\bthe\s+({PEOPLE}|team|department|group|company|project)\s+(who|that|which|whom)\s+"))
 });
 static ROLE_OF: LazyLock<Regex> = LazyLock::new(|| re(&format!(r"(?i)\bthe\s+({ROLES})\s+of\s+")));
+static COMPOUND_ROLE: LazyLock<Regex> =
+    LazyLock::new(|| re(&format!(r"\bthe\s+((?:\p{{Lu}}[\p{{L}}\d&-]*\s+)+)({ROLES})\b(?:\s+(?:of|for)\b)?")));
 static POSSESSIVES: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(r"((?:\p{{Lu}}[\p{{L}}\d]*\s+)*[\p{{L}}\d]+|{PLACEHOLDER})['’]s\s+(\p{{L}}+)['’]s\b"))
 });
@@ -77,8 +82,10 @@ pub(super) fn plan(parts: &[String]) -> Option<Hops> {
         }
         for _ in 0..4 {
             let next = hops.len() + 1;
-            let Some(found) =
-                relative(&text, next).or_else(|| role_of(&text, next)).or_else(|| possessive(&text, next))
+            let Some(found) = relative(&text, next)
+                .or_else(|| role_of(&text, next))
+                .or_else(|| compound_role(&text, next))
+                .or_else(|| possessive(&text, next))
             else {
                 break;
             };
@@ -151,6 +158,20 @@ fn role_of(text: &str, next: usize) -> Option<Found> {
         let rewritten = rewrite(text, whole.start(), end, next)?;
         Some(Found { hop, rewritten, pattern: format!("nested role '{}'", &text[whole.start()..end]) })
     })
+}
+
+/// "the Project Kestrel lead" → "Who is the lead of Project Kestrel?"; not
+/// when "of" or "for" follows the role ("the HR head of …" is a nested role).
+fn compound_role(text: &str, next: usize) -> Option<Found> {
+    let c = COMPOUND_ROLE.captures(text)?;
+    let whole = c.get(0)?;
+    if whole.as_str().ends_with("of") || whole.as_str().ends_with("for") {
+        return None;
+    }
+    let (name, role) = (c[1].trim(), c[2].to_lowercase());
+    let hop = format!("Who is the {role} of {name}?");
+    let rewritten = rewrite(text, whole.start(), whole.end(), next)?;
+    Some(Found { hop, rewritten, pattern: format!("compound role '{}'", whole.as_str()) })
 }
 
 fn possessive(text: &str, next: usize) -> Option<Found> {

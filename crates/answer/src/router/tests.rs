@@ -258,11 +258,24 @@ fn other_multi_hop_patterns() {
             "Who leads Project Kestrel and where is his office?",
             vec!["Who leads Project Kestrel?", "Where is <answer 1>'s office?"],
         ),
+        (
+            "Who does the Project Kestrel lead report to?",
+            vec!["Who is the lead of Project Kestrel?", "Who does <answer 1> report to?"],
+        ),
+        ("Where does the HR head sit?", vec!["Who is the head of HR?", "Where does <answer 1> sit?"]),
         ("Who is the manager of the head of HR?", vec!["Who is the head of HR?", "Who is the manager of <answer 1>?"]),
     ] {
         let r = at(q);
         assert_eq!(r.label, RouteLabel::MultiHop, "{q}: {}", r.reason);
         assert_eq!(r.parts, hops, "{q}");
+    }
+}
+
+#[test]
+fn a_role_without_a_name_or_asked_for_itself_is_no_hop() {
+    for q in ["Who does the project lead report to?", "Who is the Project Kestrel lead?", "Who is the HR head?"] {
+        let r = at(q);
+        assert_ne!(r.label, RouteLabel::MultiHop, "{q}: {}", r.reason);
     }
 }
 
