@@ -156,7 +156,9 @@ pub fn ask(
                 None if draft.sentences.is_empty() => break,
                 None => {}
             }
-            last_hop_answered = i + 1 == searched.len() && !draft.sentences.is_empty();
+            // A last hop that only repeats a bridge's sentence answers nothing new.
+            let new = draft.sentences.iter().any(|(t, _)| !run.draft.sentences.iter().any(|(s, _)| s == t));
+            last_hop_answered = i + 1 == searched.len() && new;
         }
         run.add(draft, evidence, &results);
     }

@@ -51,11 +51,23 @@ pub fn bridge_entity(sentence: &str, hop_question: &str) -> Option<String> {
     let q = hop_question.to_lowercase();
     let names: Vec<(usize, String)> = NAME
         .find_iter(sentence)
-        .map(|m| (m.start(), m.as_str().trim_end_matches(['\'', '’']).trim_end_matches("'s").to_string()))
-        .filter(|(_, n)| !q.contains(&n.to_lowercase()))
+        .map(|m| {
+            let name = m.as_str().trim_end_matches(['\'', '’']).trim_end_matches("'s");
+            match name.strip_prefix("The ") {
+                Some(rest) => (m.start() + 4, rest.to_string()),
+                None => (m.start(), name.to_string()),
+            }
+        })
+        .filter(|(_, n)| !n.is_empty() && !q.contains(&n.to_lowercase()))
         .collect();
     if let Some(place) = place_entity(sentence, &q, &names) {
         return Some(place);
+    }
+    // "Which association …?" is answered by the name that says it is one.
+    if let Some(kind) = PLACE_HOP.captures(&q).map(|c| c[1].to_string())
+        && let Some((_, n)) = names.iter().find(|(_, n)| n.to_lowercase().split_whitespace().any(|w| w == kind))
+    {
+        return Some(n.clone());
     }
     let multi = names.iter().find(|(_, n)| n.split_whitespace().count() >= 2);
     let single = names.iter().find(|(at, n)| *at > 0 && n.chars().count() > 2);
@@ -158,6 +170,11 @@ mod tests {
                 "Iowa",
             ),
         ];
+        let journal = "The Journal of Psychotherapy Integration is a peer-reviewed academic journal published by the American Psychological Association on behalf of the Society for the Exploration of Psychotherapy Integration.";
+        assert_eq!(
+            bridge_entity(journal, "Which association published Journal of Psychotherapy Integration?").as_deref(),
+            Some("American Psychological Association")
+        );
         for (sentence, hop, want) in cases {
             assert_eq!(bridge_entity(sentence, hop).as_deref(), Some(want), "{hop}");
         }

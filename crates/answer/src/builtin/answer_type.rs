@@ -32,6 +32,8 @@ pub enum AnswerType {
     Contact,
     /// A person, a team or an office: "Who approves …".
     Agent,
+    /// A kind of place: "In which country …", "Which city …".
+    Place,
     /// Yes or no: "Can I …", "Is it …".
     YesNo,
     /// Anything else (a procedure, a definition, a reason).
@@ -77,6 +79,22 @@ static DAY_DATE: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b|\b(?:19|20)\d{2}-\d{2}-\d{2}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?\b",
     )
     .expect("valid day-date pattern")
+});
+
+/// Kinds of place a question can ask for.
+const PLACE_KINDS: &str = r"country|nation|state|province|region|county|district|city|town|village|island|continent";
+
+static PLACE_QUESTION: LazyLock<Regex> = LazyLock::new(|| {
+    #[allow(clippy::expect_used)]
+    Regex::new(&format!(r"(?i)\b(?:which|what)\s+(?:{PLACE_KINDS})\b")).expect("valid place-question pattern")
+});
+
+/// A place named after "in", "at" or "near": "in eastern Djibouti",
+/// "in Katsina State, Nigeria".
+static PLACE: LazyLock<Regex> = LazyLock::new(|| {
+    #[allow(clippy::expect_used)]
+    Regex::new(r"\b(?:in|at|near)\s+(?:the\s+)?(?:(?:north|south|east|west|northern|southern|eastern|western|central|north-west|north-east|south-west|south-east)\s+)?\p{Lu}")
+        .expect("valid place pattern")
 });
 
 static CONTACT: LazyLock<Regex> = LazyLock::new(|| {
@@ -141,6 +159,9 @@ pub fn classify(question: &str) -> AnswerType {
     if has(&[" how many "]) {
         return AnswerType::Count;
     }
+    if PLACE_QUESTION.is_match(question) {
+        return AnswerType::Place;
+    }
     if q.starts_with(" who ") || q.starts_with(" whom ") || has(&[" who approves ", " which team ", " which office "]) {
         return AnswerType::Agent;
     }
@@ -168,6 +189,7 @@ impl AnswerType {
             Self::Count => "a number of things",
             Self::Contact => "an e-mail address, web address or phone number: copy it exactly",
             Self::Agent => "a person, team or office",
+            Self::Place => "a place: name it as the passage does",
             Self::YesNo => "yes or no: begin with \"Yes\" or \"No\", then the rule that settles it",
             Self::Other => return None,
         })
@@ -195,6 +217,7 @@ impl AnswerType {
             Self::Count => NUMBER.is_match(sentence),
             Self::Contact => CONTACT.is_match(sentence),
             Self::Agent => names_someone(sentence),
+            Self::Place => PLACE.is_match(sentence),
             Self::YesNo | Self::Other => true,
         }
     }
@@ -236,6 +259,8 @@ mod tests {
             ("is based where?", Other),
             ("Do you know who approves billable travel?", Agent),
             ("What should my written explanation for advanced sick leave include?", Other),
+            ("In which country Baure is located?", Place),
+            ("Transfiguration of Vincent is the third studio album by a singer-songwriter from what state?", Place),
         ];
         for (q, want) in cases {
             assert_eq!(classify(q), want, "{q}");
@@ -266,6 +291,10 @@ mod tests {
         assert!(!Amount.held_by("The amount you can receive depends on your salary level."));
         assert!(Agent.held_by("Billable travel is approved by Joe Krzystan."));
         assert!(Count.held_by("Fill out two forms."));
+        // eval/musique.jsonl paragraphs.
+        assert!(Place.held_by("Baure is a Local Government Area in Katsina State, Nigeria"));
+        assert!(Place.held_by("Damerjog is a small village located in eastern Djibouti, populated by farmers."));
+        assert!(!Place.held_by("This and the rest of Baur's work had a profound impact upon higher criticism."));
         // sourcegraph handbook, celebrate.md: "a day" is no count of extra days.
         assert!(!Count.held_by("Sourcegraph encourages teammates to take a day of vacation on their special day."));
     }

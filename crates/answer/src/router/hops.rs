@@ -59,8 +59,13 @@ static BACK_REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(?:that|this|the\s+same)\s+(?:{PEOPLE}|director|owner|supervisor)\b|\b(his|her|their)\s+(?:office|manager|boss|email|phone|location|team|department|supervisor|desk|address|number)\b"
     ))
 });
+/// A name: capitalised words or numbers, with the particles of titles and
+/// names between them ("Journal of Psychotherapy Integration", "Bastien
+/// und Bastienne"), or a placeholder.
 static NAME: LazyLock<Regex> = LazyLock::new(|| {
-    re(&format!(r"^(?:{PLACEHOLDER}|(?:\p{{Lu}}[\p{{L}}\d&-]*|\d+)(?:\s+(?:\p{{Lu}}[\p{{L}}\d&-]*|\d+))*)"))
+    let word = r"(?:\p{Lu}[\p{L}\d&-]*|\d+)";
+    let particles = r"(?:(?:of|the|de|del|la|le|du|des|von|van|da|und|for)\s+)*";
+    re(&format!(r"^(?:{PLACEHOLDER}|{word}(?:\s+{particles}{word})*)"))
 });
 static ONLY_ASKS: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)^\s*(?:who|what)\s+(?:is|was|are|were)\s+$"));
 static PRONOUN_START: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)^(?:i|we|you|they|he|she|it)\b"));
@@ -208,17 +213,31 @@ fn role_of(text: &str) -> Option<Found> {
         let name = NAME.find(&text[whole.end()..])?;
         let end = whole.end() + name.end();
         let role = c[1].to_lowercase();
-        let hop = format!("{} is the {role} of {}?", asker(&role), name.as_str());
+        let hop = relation_hop(&role, name.as_str());
         let pattern = format!("nested role '{}'", &text[whole.start()..end]);
         Some(Found { hop, start: whole.start(), end, possessive: false, pattern })
     })
 }
 
-/// "Who" for a person's role or relation, "What" for a place.
-fn asker(relation: &str) -> &'static str {
+/// The hop that asks for `relation` of `name`: "Who is the composer of
+/// Aschenbrodel?", and for a place the kind of place it is: "In which
+/// country is Damerjog?", "In which city was Gisvi born?".
+fn relation_hop(relation: &str, name: &str) -> String {
+    let relation = relation.split_whitespace().collect::<Vec<_>>().join(" ");
     let person =
         relation.starts_with("person") || ROLES.split('|').chain(PERSON_RELATIONS.split('|')).any(|p| p == relation);
-    if person { "Who" } else { "What" }
+    if person {
+        return format!("Who is the {relation} of {name}?");
+    }
+    if relation.contains("birth") || relation == "hometown" {
+        format!("In which city was {name} born?")
+    } else if relation.contains("country") {
+        format!("In which country is {name}?")
+    } else if relation == "headquarters" {
+        format!("In which city are the headquarters of {name}?")
+    } else {
+        format!("What is the {relation} of {name}?")
+    }
 }
 
 /// "the Project Kestrel lead" → "Who is the lead of Project Kestrel?"; not
@@ -248,7 +267,7 @@ fn possessive_relation(text: &str) -> Option<Found> {
     let c = POSSESSIVE_RELATION.captures(text)?;
     let (base, relation) = (c.get(1)?, c.get(2)?);
     let rel = relation.as_str().to_lowercase();
-    let hop = format!("{} is the {rel} of {}?", asker(&rel), base.as_str());
+    let hop = relation_hop(&rel, base.as_str());
     let pattern = format!("possessive relation '{}'", &text[base.start()..relation.end()]);
     Some(Found { hop, start: base.start(), end: relation.end(), possessive: false, pattern })
 }

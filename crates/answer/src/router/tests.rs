@@ -297,7 +297,18 @@ fn wikipedia_style_compositions_are_hops() {
         ),
         (
             "What kind of plane dropped the bomb on Akinoshu Kenji's birthplace?",
-            vec!["What is the birthplace of Akinoshu Kenji?", "What kind of plane dropped the bomb on <answer 1>?"],
+            vec!["In which city was Akinoshu Kenji born?", "What kind of plane dropped the bomb on <answer 1>?"],
+        ),
+        (
+            "Who was the first president of Damerjog's country?",
+            vec!["In which country is Damerjog?", "Who was the first president of <answer 1>?"],
+        ),
+        (
+            "Who was the first president of the association which published Journal of Psychotherapy Integration?",
+            vec![
+                "Which association published Journal of Psychotherapy Integration?",
+                "Who was the first president of <answer 1>?",
+            ],
         ),
         (
             "Who directed the film that was shot in or around Leland, North Carolina in 1986",
