@@ -69,6 +69,16 @@ static NAME: LazyLock<Regex> = LazyLock::new(|| {
 });
 static ONLY_ASKS: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)^\s*(?:who|what)\s+(?:is|was|are|were)\s+$"));
 static PRONOUN_START: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)^(?:i|we|you|they|he|she|it)\b"));
+/// A place picked out by a clause with no relative word: "the country Dai
+/// Jitao is from", "the city Sarah Sorge was born in".
+static BARE_PLACE_CLAUSE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\bthe\s+((?i:country|nation|state|province|region|city|town))\s+(\p{Lu}[\p{L}\d.&'’ -]*?)\s+(is|are|was|were)\s+(from|born(?:\s+in)?|located(?:\s+in)?|based(?:\s+in)?)\b",
+    )
+});
+/// A "where" clause that only says where its subject is.
+static LOCATED: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)^(.+?)\s+(is|are|was|were)\s+(?:located|found|situated)(?:\s+in)?$"));
 /// Where a "where" clause ends: after its verb ("is located", "took place").
 static WHERE_VERB: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -142,6 +152,7 @@ impl Hops {
 /// The first pattern that makes `text` need a hop.
 fn find(text: &str) -> Option<Found> {
     relative(text)
+        .or_else(|| bare_place_clause(text))
         .or_else(|| role_of(text))
         .or_else(|| compound_role(text))
         .or_else(|| possessive(text))
@@ -174,7 +185,7 @@ fn relative(text: &str) -> Option<Found> {
         let noun = c[1].to_lowercase();
         let person = PEOPLE.split('|').any(|p| p == noun);
         let hop = match (person, place) {
-            (_, true) => format!("In which {noun} {clause}?"),
+            (_, true) => place_hop(&noun, clause),
             (true, false) => format!("Who {clause}?"),
             (false, false) => format!("Which {noun} {clause}?"),
         };
@@ -196,6 +207,31 @@ fn bound_relative(rest: &str) -> &str {
             &rest[..after_verb + gap + name.end()]
         }
         None => rest.trim_end(),
+    }
+}
+
+/// "the country Dai Jitao is from" → "In which country is Dai Jitao from?".
+fn bare_place_clause(text: &str) -> Option<Found> {
+    let c = BARE_PLACE_CLAUSE.captures(text)?;
+    let whole = c.get(0)?;
+    let (noun, subject, verb) = (c[1].to_lowercase(), &c[2], &c[4]);
+    let hop = if verb.starts_with("born") {
+        format!("In which {noun} was {subject} born?")
+    } else {
+        format!("In which {noun} is {subject}?")
+    };
+    let pattern = format!("place clause '{}'", whole.as_str());
+    Some(Found { hop, start: whole.start(), end: whole.end(), possessive: false, pattern })
+}
+
+/// "In which country is Baure?" for "the country where Baure is located":
+/// the verb of being somewhere moves before its subject, so the hop's words
+/// are the subject's, which its answer sentence has ("Baure is a Local
+/// Government Area in Katsina State, Nigeria").
+fn place_hop(noun: &str, clause: &str) -> String {
+    match LOCATED.captures(clause) {
+        Some(c) => format!("In which {noun} {} {}?", &c[2], c[1].trim()),
+        None => format!("In which {noun} {clause}?"),
     }
 }
 

@@ -278,14 +278,11 @@ fn wikipedia_style_compositions_are_hops() {
     for (q, hops) in [
         (
             "What is the name of the waterfall in the country where the Bubye River is found?",
-            vec!["In which country the Bubye River is found?", "What is the name of the waterfall in <answer 1>?"],
+            vec!["In which country is the Bubye River?", "What is the name of the waterfall in <answer 1>?"],
         ),
         (
             "When did the country where the village of Clonbrook is located, become a member of CARICOM?",
-            vec![
-                "In which country the village of Clonbrook is located?",
-                "When did <answer 1>, become a member of CARICOM?",
-            ],
+            vec!["In which country is the village of Clonbrook?", "When did <answer 1>, become a member of CARICOM?"],
         ),
         (
             "Who was in charge of the country where the composer of Aschenbrodel was a citizen?",
@@ -298,6 +295,17 @@ fn wikipedia_style_compositions_are_hops() {
         (
             "What kind of plane dropped the bomb on Akinoshu Kenji's birthplace?",
             vec!["In which city was Akinoshu Kenji born?", "What kind of plane dropped the bomb on <answer 1>?"],
+        ),
+        (
+            "Who was in charge of the country Ceelmakoile is located in?",
+            vec!["In which country is Ceelmakoile?", "Who was in charge of <answer 1>?"],
+        ),
+        (
+            "The Consulate General of the United States, in the city Sarah Sorge was born, is located in what territory?",
+            vec![
+                "In which city was Sarah Sorge born?",
+                "The Consulate General of the United States, in <answer 1>, is located in what territory?",
+            ],
         ),
         (
             "Who was the first president of Damerjog's country?",
@@ -316,7 +324,7 @@ fn wikipedia_style_compositions_are_hops() {
         ),
         (
             "Who was president when the area where Intrepid Wind Farm is located became a state?",
-            vec!["In which area Intrepid Wind Farm is located?", "Who was president when <answer 1> became a state?"],
+            vec!["In which area is Intrepid Wind Farm?", "Who was president when <answer 1> became a state?"],
         ),
     ] {
         let r = at(q);
