@@ -35,15 +35,16 @@ const PEOPLE: &str = "person|one|someone|individual|manager|boss|head|lead|leade
 const ENTITIES: &str = "team|department|group|company|project|organi[sz]ation|association|institution|university|college|school|country|nation|state|city|town|village|area|region|province|county|district|place|location|island|river|lake|mountain|film|movie|album|song|single|band|book|novel|show|series|episode|game|magazine|newspaper|network|station|league|club|party|building|museum|airport|ship|battle|war|event|performer|artist|singer|actor|actress|player|writer|author|composer|director|producer|politician|king|queen|president|musician|character";
 const ROLES: &str = r"manager|head|lead|leader|boss|supervisor|owner|director|chair|person\s+in\s+charge";
 /// Relations a name has ("the composer of Aschenbrodel", "Gisvi's city of
-/// birth"); those of a person are asked with "Who", the others with "What".
+/// birth", "Peter Bonetti's team"); those of a person are asked with "Who",
+/// the others with "What" or, for a place, the kind of place.
 const PERSON_RELATIONS: &str = "composer|author|writer|performer|producer|founder|creator|publisher|developer|designer|architect|spouse|wife|husband|father|mother|son|daughter|brother|sister|mayor|president|governor|coach|captain|singer|owner";
-const PLACE_RELATIONS: &str = r"capital|birthplace|hometown|headquarters|city\s+of\s+birth|place\s+of\s+birth|country\s+of\s+(?:birth|origin|citizenship)|home\s+country|country";
+const THING_RELATIONS: &str = r"alma\s+mater|team|club|band|label|capital|birthplace|hometown|headquarters|city\s+of\s+birth|place\s+of\s+birth|country\s+of\s+(?:birth|origin|citizenship)|home\s+country|country";
 const PLACEHOLDER: &str = r"<answer \d+>";
 
 static RELATIVE: LazyLock<Regex> =
     LazyLock::new(|| re(&format!(r"(?i)\bthe\s+({PEOPLE}|{ENTITIES})\s+(who|that|which|whom|where|in\s+which)\s+")));
 static ROLE_OF: LazyLock<Regex> =
-    LazyLock::new(|| re(&format!(r"(?i)\bthe\s+({ROLES}|{PERSON_RELATIONS}|{PLACE_RELATIONS})\s+of\s+")));
+    LazyLock::new(|| re(&format!(r"(?i)\bthe\s+({ROLES}|{PERSON_RELATIONS}|{THING_RELATIONS})\s+of\s+")));
 static COMPOUND_ROLE: LazyLock<Regex> =
     LazyLock::new(|| re(&format!(r"\bthe\s+((?:\p{{Lu}}[\p{{L}}\d&-]*\s+)+)({ROLES})\b(?:\s+(?:of|for)\b)?")));
 static POSSESSIVES: LazyLock<Regex> = LazyLock::new(|| {
@@ -51,7 +52,7 @@ static POSSESSIVES: LazyLock<Regex> = LazyLock::new(|| {
 });
 static POSSESSIVE_RELATION: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"((?:\p{{Lu}}[\p{{L}}\d-]*\s+)*\p{{Lu}}[\p{{L}}\d-]*|{PLACEHOLDER})['’]s\s+({PERSON_RELATIONS}|{PLACE_RELATIONS})\b"
+        r"((?:\p{{Lu}}[\p{{L}}\d-]*\s+)*\p{{Lu}}[\p{{L}}\d-]*|{PLACEHOLDER})['’]s\s+({PERSON_RELATIONS}|{THING_RELATIONS})\b"
     ))
 });
 static BACK_REFERENCE: LazyLock<Regex> = LazyLock::new(|| {

@@ -297,6 +297,13 @@ fn wikipedia_style_compositions_are_hops() {
             vec!["In which city was Akinoshu Kenji born?", "What kind of plane dropped the bomb on <answer 1>?"],
         ),
         (
+            "When did the Deane Waldo Malott's alma mater start issuing degrees in engineering?",
+            vec![
+                "What is the alma mater of Deane Waldo Malott?",
+                "When did the <answer 1> start issuing degrees in engineering?",
+            ],
+        ),
+        (
             "Who was in charge of the country Ceelmakoile is located in?",
             vec!["In which country is Ceelmakoile?", "Who was in charge of <answer 1>?"],
         ),
