@@ -46,7 +46,8 @@ static ADDRESS_GAP: LazyLock<Regex> = LazyLock::new(|| {
 /// the hop question does not already contain (names of two or more words
 /// first, then single capitalised words that do not start the sentence).
 /// A hop that asks for a kind of place takes the place of that kind
-/// ([`place_entity`]) when the sentence gives an address.
+/// (the name before that kind word, or the right end of an address) when
+/// the sentence gives one.
 pub fn bridge_entity(sentence: &str, hop_question: &str) -> Option<String> {
     let q = hop_question.to_lowercase();
     let names: Vec<(usize, String)> = NAME

@@ -235,6 +235,13 @@ fn kestrel_is_multi_hop_with_its_hops() {
     assert!(r.reason.contains("refers back ('that manager')"), "{}", r.reason);
 }
 
+/// `q` is multi-hop with exactly `hops`.
+fn assert_hops(q: &str, hops: &[&str]) {
+    let r = at(q);
+    assert_eq!(r.label, RouteLabel::MultiHop, "{q}: {}", r.reason);
+    assert_eq!(r.parts, hops, "{q}");
+}
+
 #[test]
 fn other_multi_hop_patterns() {
     for (q, hops) in [
@@ -265,9 +272,7 @@ fn other_multi_hop_patterns() {
         ("Where does the HR head sit?", vec!["Who is the head of HR?", "Where does <answer 1> sit?"]),
         ("Who is the manager of the head of HR?", vec!["Who is the head of HR?", "Who is the manager of <answer 1>?"]),
     ] {
-        let r = at(q);
-        assert_eq!(r.label, RouteLabel::MultiHop, "{q}: {}", r.reason);
-        assert_eq!(r.parts, hops, "{q}");
+        assert_hops(q, &hops);
     }
 }
 
@@ -334,9 +339,7 @@ fn wikipedia_style_compositions_are_hops() {
             vec!["In which area is Intrepid Wind Farm?", "Who was president when <answer 1> became a state?"],
         ),
     ] {
-        let r = at(q);
-        assert_eq!(r.label, RouteLabel::MultiHop, "{q}: {}", r.reason);
-        assert_eq!(r.parts, hops, "{q}");
+        assert_hops(q, &hops);
     }
 }
 
