@@ -162,7 +162,7 @@ pub fn ask(
         }
         run.add(draft, evidence, &results);
     }
-    if hops && !last_hop_answered {
+    if route.bridged && !last_hop_answered {
         run.draft.sentences.clear();
     }
     check_cancelled(status)?;

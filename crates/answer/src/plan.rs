@@ -12,8 +12,17 @@ pub const MAX_HOPS: usize = 4;
 
 #[allow(clippy::expect_used)]
 static NAME: LazyLock<Regex> = LazyLock::new(|| {
-    // Runs of capitalised words, allowing a lower-case particle inside ("Bank of India").
-    Regex::new(r"\b[A-Z][\w'’-]*(?:\s+(?:of|de|van|von|da)?\s*[A-Z][\w'’-]*)*").expect("valid name pattern")
+    // Runs of capitalised words, allowing initials before ("M. Ward") and a
+    // lower-case particle inside ("Bank of India").
+    Regex::new(r"\b(?:[A-Z]\.\s+)*[A-Z][\w'’-]*(?:\s+(?:of|de|van|von|da)?\s*[A-Z][\w'’-]*)*")
+        .expect("valid name pattern")
+});
+
+/// A hop that ends in an indefinite description after a word that links it
+/// ("… produced by a man?", "… in a university?").
+#[allow(clippy::expect_used)]
+static DESCRIBED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(\w+)\s+(?:a|an)\s+(?:[\w'’-]+\s+){0,3}?[\w'’-]+\?$").expect("valid description pattern")
 });
 
 /// Fill `<answer N>` placeholders with the answers found so far.
@@ -47,7 +56,9 @@ static ADDRESS_GAP: LazyLock<Regex> = LazyLock::new(|| {
 /// first, then single capitalised words that do not start the sentence).
 /// A hop that asks for a kind of place takes the place of that kind
 /// (the name before that kind word, or the right end of an address) when
-/// the sentence gives one.
+/// the sentence gives one; a hop ending in an indefinite description after
+/// a linking word ("… produced by a man?") takes the name after that word;
+/// "Which association …?" takes a name with that kind word in it.
 pub fn bridge_entity(sentence: &str, hop_question: &str) -> Option<String> {
     let q = hop_question.to_lowercase();
     let names: Vec<(usize, String)> = NAME
@@ -64,6 +75,9 @@ pub fn bridge_entity(sentence: &str, hop_question: &str) -> Option<String> {
     if let Some(place) = place_entity(sentence, &q, &names) {
         return Some(place);
     }
+    if let Some(linked) = linked_entity(sentence, hop_question, &names) {
+        return Some(linked);
+    }
     // "Which association …?" is answered by the name that says it is one.
     if let Some(kind) = PLACE_HOP.captures(&q).map(|c| c[1].to_string())
         && let Some((_, n)) = names.iter().find(|(_, n)| n.to_lowercase().split_whitespace().any(|w| w == kind))
@@ -73,6 +87,34 @@ pub fn bridge_entity(sentence: &str, hop_question: &str) -> Option<String> {
     let multi = names.iter().find(|(_, n)| n.split_whitespace().count() >= 2);
     let single = names.iter().find(|(at, n)| *at > 0 && n.chars().count() > 2);
     multi.or(single).map(|(_, n)| n.clone())
+}
+
+/// For a hop that ends in an indefinite description after a linking word
+/// ("… was produced by a man?"): the first name after that word in the
+/// sentence, with at most two lower-case words between ("produced by Trent
+/// Reznor", "by singer-songwriter M. Ward").
+fn linked_entity(sentence: &str, hop_question: &str, names: &[(usize, String)]) -> Option<String> {
+    let link = DESCRIBED.captures(hop_question)?[1].to_string();
+    // Offsets in the sentence itself (a lower-cased copy may differ in bytes).
+    let linking = Regex::new(&format!(r"(?i)\b{}\s+", regex::escape(&link))).ok()?;
+    let lower_words = |gap: &str| {
+        gap.split_whitespace().count() <= 2 && gap.split_whitespace().all(|w| w.starts_with(char::is_lowercase))
+    };
+    linking
+        .find_iter(sentence)
+        .find_map(|m| {
+            names.iter().find(|(start, _)| *start >= m.end() && sentence.get(m.end()..*start).is_some_and(lower_words))
+        })
+        .map(|(_, n)| owner_only(n))
+}
+
+/// "Trent Reznor" of "Trent Reznor of Nine Inch Nails": a name of two or
+/// more words before "of" is the owner (not "Bank of India").
+fn owner_only(name: &str) -> String {
+    match name.split_once(" of ") {
+        Some((owner, _)) if owner.split_whitespace().count() >= 2 => owner.to_string(),
+        _ => name.to_string(),
+    }
 }
 
 /// For a hop asking "In which country/state/city …?": the name just before
@@ -86,16 +128,17 @@ fn place_entity(sentence: &str, hop_question: &str, names: &[(usize, String)]) -
     if !large && !SMALL_PLACES.contains(&kind.as_str()) {
         return None;
     }
-    let lower = sentence.to_lowercase();
     let labelled = names.iter().find(|(at, n)| {
-        let after = lower.get(at + n.len()..).unwrap_or_default();
+        let after = sentence.get(at + n.len()..).unwrap_or_default().to_lowercase();
         let before = n.to_lowercase();
-        after.trim_start().starts_with(&kind) || before.ends_with(&format!(" {kind}"))
+        let after = after.trim_start();
+        let kind_next = after.strip_prefix(kind.as_str()).is_some_and(|rest| !rest.starts_with(char::is_alphanumeric));
+        kind_next || before.ends_with(&format!(" {kind}"))
     });
     if let Some((_, n)) = labelled {
         return Some(n.clone());
     }
-    let start = lower.find(" in ")?;
+    let start = sentence.find(" in ")?;
     let mut address: Vec<&(usize, String)> = Vec::new();
     for name in names.iter().filter(|(at, _)| *at > start) {
         let joined = address
@@ -176,6 +219,13 @@ mod tests {
             bridge_entity(journal, "Which association published Journal of Psychotherapy Integration?").as_deref(),
             Some("American Psychological Association")
         );
+        let soundtrack = "Natural Born Killers: A Soundtrack for an Oliver Stone Film is the soundtrack to the film \"Natural Born Killers\", produced by Trent Reznor of Nine Inch Nails.";
+        let hop = "The soundtrack from the film \"Natural Born Killers\" was produced by a man?";
+        assert_eq!(bridge_entity(soundtrack, hop).as_deref(), Some("Trent Reznor"));
+        let album =
+            "Transfiguration of Vincent, released in 2003, is the third studio album by singer-songwriter M. Ward.";
+        let hop = "Transfiguration of Vincent is the third studio album by a singer-songwriter?";
+        assert_eq!(bridge_entity(album, hop).as_deref(), Some("M. Ward"));
         for (sentence, hop, want) in cases {
             assert_eq!(bridge_entity(sentence, hop).as_deref(), Some(want), "{hop}");
         }

@@ -57,6 +57,12 @@ pub struct Route {
     /// The as-of date of a historical question (`D`): the named date, or the
     /// earlier of today and the named session's last day.
     pub as_of: Option<NaiveDate>,
+    /// Whether a hop finds a bridging entity inside a part ("the country
+    /// where …"), not only a later part that refers back ("…, and where is
+    /// his office?"): the answer is then the last hop's, and the bridges
+    /// alone answer nothing.
+    #[serde(default)]
+    pub bridged: bool,
 }
 
 impl Route {
@@ -77,10 +83,19 @@ pub fn route(question: &str, today: NaiveDate, start_month: u32) -> Route {
     let question = question.trim();
     if let Some(kind) = chitchat::classify(question) {
         let reason = format!("a short {kind} message with no policy words");
-        return Route { label: RouteLabel::ChitChat, reason, parts: Vec::new(), session: None, as_of: None };
+        return Route {
+            label: RouteLabel::ChitChat,
+            reason,
+            parts: Vec::new(),
+            session: None,
+            as_of: None,
+            bridged: false,
+        };
     }
     let split = split::split(question);
+    let mut bridged = false;
     let (mut label, parts, shape) = if let Some(plan) = hops::plan(&split.parts) {
+        bridged = plan.bridged;
         (RouteLabel::MultiHop, plan.hops, format!("needs a bridging entity: {}", plan.patterns.join("; ")))
     } else if split.parts.len() > 1 {
         let joiners = dedup(&split.joiners).join(" and ");
@@ -90,17 +105,17 @@ pub fn route(question: &str, today: NaiveDate, start_month: u32) -> Route {
         (RouteLabel::Simple, vec![question.to_string()], "a single question".to_string())
     };
     let Some(time) = historical::detect(question, today, start_month) else {
-        return Route { label, reason: shape, parts, session: None, as_of: None };
+        return Route { label, reason: shape, parts, session: None, as_of: None, bridged };
     };
     if !time.past {
         let reason = format!("{shape}; {}", time.reason);
-        return Route { label, reason, parts, session: None, as_of: None };
+        return Route { label, reason, parts, session: None, as_of: None, bridged };
     }
     if label == RouteLabel::Simple {
         label = RouteLabel::Historical;
     }
     let reason = format!("historical: {}; {shape}", time.reason);
-    Route { label, reason, parts, session: time.session, as_of: Some(time.as_of) }
+    Route { label, reason, parts, session: time.session, as_of: Some(time.as_of), bridged }
 }
 
 fn dedup(words: &[String]) -> Vec<String> {

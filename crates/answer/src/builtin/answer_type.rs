@@ -159,11 +159,11 @@ pub fn classify(question: &str) -> AnswerType {
     if has(&[" how many "]) {
         return AnswerType::Count;
     }
-    if PLACE_QUESTION.is_match(question) {
-        return AnswerType::Place;
-    }
     if q.starts_with(" who ") || q.starts_with(" whom ") || has(&[" who approves ", " which team ", " which office "]) {
         return AnswerType::Agent;
+    }
+    if PLACE_QUESTION.is_match(question) {
+        return AnswerType::Place;
     }
     if super::scope::asks_yes_no(question) {
         return AnswerType::YesNo;

@@ -55,7 +55,8 @@ pub const MAX_UNKNOWN_TYPED: usize = 1;
 /// it when the value is imprecise: a month for "When …?").
 const TYPED_BONUS: f32 = 0.2;
 /// Score penalty of a sentence that names nothing the question does not
-/// when the question asks for a name ([`names::asks_for_a_name`]).
+/// when a "Which …?" question asks for a name ([`names::asks_for_a_name`],
+/// [`AnswerType::Other`]).
 const NO_NEW_NAME_PENALTY: f32 = 0.1;
 /// Sentences used at most.
 const MAX_SENTENCES: usize = 2;
@@ -200,7 +201,8 @@ impl BuiltinModel {
         let wants_number = asks_for_quantity(question);
         let kind = classify(question);
         let names = self.named_terms(question);
-        let wants_name = names::asks_for_a_name(question) && matches!(kind, AnswerType::Agent | AnswerType::Other);
+        // "Which project …?" (not "Who approves …?", answered by a role as often as a name).
+        let wants_name = names::asks_for_a_name(question) && kind == AnswerType::Other;
         let defined: Option<Vec<String>> =
             definition::defined_term(question).map(|t| self.content_terms(&t).into_iter().collect());
         let defines = |text: &str| {

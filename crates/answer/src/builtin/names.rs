@@ -12,9 +12,12 @@ use super::BuiltinModel;
 /// Project Heron.", which never names Kestrel.
 const REFERENCE_CUES: &[&str] = &["before", "after", "besides", "except", "unlike", "than", "instead of", "apart from"];
 
-/// The raw name words of `question`, in order, without the names right
-/// after a [`REFERENCE_CUES`] word.
+/// The raw name words of `question`, in order. When it asks for a name
+/// ([`asks_for_a_name`]), without the names right after a
+/// [`REFERENCE_CUES`] word: "Is the library open after Diwali?" still needs
+/// a source that names Diwali.
 pub fn question_names(question: &str) -> Vec<String> {
+    let set_against = asks_for_a_name(question);
     let mut names = Vec::new();
     let mut reference = false;
     let mut previous = "";
@@ -24,7 +27,7 @@ pub fn question_names(question: &str) -> Vec<String> {
             i > 0 && w.chars().next().is_some_and(char::is_uppercase) && w.chars().skip(1).any(char::is_lowercase);
         let is_name = (is_acronym(w) || proper) && !is_currency(w);
         let pair = format!("{previous} {w}").to_lowercase();
-        let cue = REFERENCE_CUES.iter().any(|c| c.eq_ignore_ascii_case(w) || *c == pair);
+        let cue = set_against && REFERENCE_CUES.iter().any(|c| c.eq_ignore_ascii_case(w) || *c == pair);
         reference = cue || (reference && is_name);
         if is_name && !reference {
             names.push(w.to_string());
@@ -92,13 +95,13 @@ pub fn asks_for_a_name(question: &str) -> bool {
     matches!(first.as_str(), "who" | "whom" | "whose" | "which")
 }
 
-/// Whether `sentence` has a capitalised word or an acronym that `question`
-/// does not have: "Dev Anand previously worked on Project Heron." names
-/// something new for "Which project did Dev Anand work on before Kestrel?";
-/// "Project Kestrel is led by Dev Anand." does not.
+/// Whether `sentence` has a capitalised word after its first that
+/// `question` does not have: "Dev Anand previously worked on Project
+/// Heron." names something new for "Which project did Dev Anand work on
+/// before Kestrel?"; "Project Kestrel is led by Dev Anand." does not.
 pub fn names_something_new(model: &BuiltinModel, sentence: &str, question: &str) -> bool {
     let asked = model.content_terms(question);
-    sentence.split_whitespace().map(|w| w.trim_matches(|c: char| !c.is_alphanumeric())).any(|w| {
+    sentence.split_whitespace().skip(1).map(|w| w.trim_matches(|c: char| !c.is_alphanumeric())).any(|w| {
         let capitalised = w.chars().next().is_some_and(char::is_uppercase);
         capitalised && model.content_terms(w).iter().any(|t| !asked.contains(t))
     })
@@ -186,6 +189,8 @@ mod tests {
         assert_eq!(question_names("Which project did Dev Anand work on before Kestrel?"), ["Dev", "Anand"]);
         assert_eq!(question_names("Who leads a project other than Project Heron, in Oslo?"), ["Oslo"]);
         assert_eq!(question_names("Is the library open after 8 pm on Friday?"), ["Friday"]);
+        assert_eq!(question_names("Is the library open after Diwali?"), ["Diwali"]);
+        assert_eq!(question_names("Is the MBA fee higher than the MTech fee?"), ["MBA", "MTech"]);
         assert_eq!(question_names("Who leads Project Kestrel?"), ["Project", "Kestrel"]);
         let m = BuiltinModel::default();
         let q = "Which project did Dev Anand work on before Kestrel?";

@@ -3,13 +3,23 @@
 //!
 //! Patterns, each turned into an inner hop, innermost first, with the outer
 //! question rewritten around a placeholder `<answer N>` (the answer of hop N):
-//! - **relative clause** on a definite entity noun: "the person who leads
-//!   Project Kestrel" → "Who leads Project Kestrel?". The clause must name
-//!   something (a capitalised word) and not start with a pronoun, so "the
-//!   form that I need" stays simple.
-//! - **nested role**: "the office of the manager of Project Kestrel",
-//!   "Who does the leader of Project Kestrel report to?" → "Who is the
-//!   manager of Project Kestrel?". The role's object must be a name.
+//! - **relative clause** on a definite entity noun (a person, or a kind of
+//!   named entity: country, film, association, …): "the person who leads
+//!   Project Kestrel" → "Who leads Project Kestrel?"; with "where" or "in
+//!   which": "the country where Baure is located" → "In which country is
+//!   Baure?". The clause must name something (a capitalised word) and not
+//!   start with a pronoun, so "the form that I need" stays simple.
+//! - **place clause** with no relative word: "the country Dai Jitao is
+//!   from" → "In which country is Dai Jitao?".
+//! - **nested role or relation**: "the office of the manager of Project
+//!   Kestrel", "Who does the leader of Project Kestrel report to?" → "Who is
+//!   the manager of Project Kestrel?"; "the composer of Aschenbrodel". The
+//!   object must be a name.
+//! - **possessive relation**: "Akinoshu Kenji's birthplace" → "In which
+//!   city was Akinoshu Kenji born?", when no noun follows the relation.
+//! - **indefinite description** before the question word: "… album by a
+//!   singer-songwriter from what state?" → the statement up to the
+//!   description, then "<answer 1> from what state?".
 //! - **compound role**: a name before the role word, "Who does the Project
 //!   Kestrel lead report to?" → "Who is the lead of Project Kestrel?". The
 //!   name must be capitalised words, so "the project lead" stays simple.
@@ -17,6 +27,10 @@
 //!   lead of Project Kestrel?".
 //! - **reference back** in a later part: "…, and where is that manager's
 //!   office?" → "Where is <answer 2>'s office?".
+//!
+//! A hop may hold hops of its own ("the country where the composer of
+//! Aschenbrodel was a citizen"), two levels deep; a plan of more than
+//! [`crate::plan::MAX_HOPS`] searches is not made.
 //!
 //! A question that only asks for the bridge itself ("Who is the head of HR?",
 //! "Who is the person who leads Project Kestrel?") is not multi-hop.
@@ -68,8 +82,18 @@ static NAME: LazyLock<Regex> = LazyLock::new(|| {
     let particles = r"(?:(?:of|the|de|del|la|le|du|des|von|van|da|und|for)\s+)*";
     re(&format!(r"^(?:{PLACEHOLDER}|{word}(?:\s+{particles}{word})*)"))
 });
-static ONLY_ASKS: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)^\s*(?:who|what)\s+(?:is|was|are|were)\s+$"));
+static ONLY_ASKS: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)^\s*(?:who|what|where|(?:in\s+)?which\s+\w+)\s+(?:is|was|are|were)\s+$"));
 static PRONOUN_START: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)^(?:i|we|you|they|he|she|it)\b"));
+/// An indefinite description of a kind of entity and what follows it:
+/// "by a singer-songwriter| from what state", "featuring an American
+/// actress| who starred in what".
+static INDEFINITE: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(
+        r"(?i)\b(?:a|an)\s+(?:[\w'’-]+\s+){{0,3}}?(?:\w+-)?(?:{PEOPLE}|{ENTITIES})(?:-\w+)?(\s+(?:who|that|which|whose|from|located|based|born|headquartered|developed|named|in\s+what)\b)"
+    ))
+});
+static WH_WORD: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\b(?:what|which|whom|who|when|where|how)\b"));
 /// A place picked out by a clause with no relative word: "the country Dai
 /// Jitao is from", "the city Sarah Sorge was born in".
 static BARE_PLACE_CLAUSE: LazyLock<Regex> = LazyLock::new(|| {
@@ -77,6 +101,16 @@ static BARE_PLACE_CLAUSE: LazyLock<Regex> = LazyLock::new(|| {
         r"\bthe\s+((?i:country|nation|state|province|region|city|town))\s+(\p{Lu}[\p{L}\d.&'’ -]*?)\s+(is|are|was|were)\s+(from|born(?:\s+in)?|located(?:\s+in)?|based(?:\s+in)?)\b",
     )
 });
+/// Words that may follow a possessive relation ("X's team is …", "X's
+/// birthplace in …"), besides a past participle ("X's alma mater founded
+/// …"); any other word makes the relation a modifier ("X's team policy").
+const RELATION_FOLLOWERS: &[&str] =
+    &["is", "was", "are", "were", "has", "had", "in", "at", "from", "of", "to", "for", "on", "and", "become", "became"];
+/// Question words and auxiliaries that open a question, never a name.
+const OPENERS: &[&str] = &[
+    "is", "was", "are", "were", "do", "does", "did", "can", "could", "should", "will", "would", "what", "who", "where",
+    "when", "which", "how",
+];
 /// A "where" clause that only says where its subject is.
 static LOCATED: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)^(.+?)\s+(is|are|was|were)\s+(?:located|found|situated)(?:\s+in)?$"));
@@ -94,6 +128,8 @@ pub(super) struct Hops {
     pub hops: Vec<String>,
     /// The patterns found, for the route's reason.
     pub patterns: Vec<String>,
+    /// Whether a hop bridges inside a part (not only a back-reference).
+    pub bridged: bool,
 }
 
 /// One inner hop found in a clause: its question, the span of the clause
@@ -119,7 +155,7 @@ impl Found {
 /// a bridging entity or the plan would take more than
 /// [`crate::plan::MAX_HOPS`] searches.
 pub(super) fn plan(parts: &[String]) -> Option<Hops> {
-    let mut plan = Hops { hops: Vec::new(), patterns: Vec::new() };
+    let mut plan = Hops { hops: Vec::new(), patterns: Vec::new(), bridged: false };
     for (i, part) in parts.iter().enumerate() {
         let mut text = part.trim().trim_end_matches('?').trim().to_string();
         if i > 0
@@ -140,6 +176,12 @@ impl Hops {
     fn decompose(&mut self, mut text: String, depth: usize) -> String {
         for _ in 0..4 {
             let Some(found) = find(&text) else { break };
+            // A hop that asks its own clause again ("In which city are the
+            // headquarters of X") bridges nothing.
+            if found.hop.trim_end_matches('?') == text {
+                break;
+            }
+            self.bridged = true;
             self.patterns.push(found.pattern.clone());
             let asked = found.hop.trim_end_matches('?').to_string();
             let hop = if depth < 2 { self.decompose(asked, depth + 1) } else { asked };
@@ -158,6 +200,7 @@ fn find(text: &str) -> Option<Found> {
         .or_else(|| compound_role(text))
         .or_else(|| possessive(text))
         .or_else(|| possessive_relation(text))
+        .or_else(|| indefinite(text))
         .filter(|f| !asks_only_for(text, f.start, f.end))
 }
 
@@ -211,7 +254,29 @@ fn bound_relative(rest: &str) -> &str {
     }
 }
 
-/// "the country Dai Jitao is from" → "In which country is Dai Jitao from?".
+/// "Transfiguration of Vincent is the third studio album by a
+/// singer-songwriter from what state?" → the statement up to the
+/// description, whose answer sentence names it ("… by singer-songwriter M.
+/// Ward."), then "<answer 1> from what state?". The last description before
+/// the question word is taken; the statement must name something and the
+/// rest must hold the question word.
+fn indefinite(text: &str) -> Option<Found> {
+    let c = INDEFINITE
+        .captures_iter(text)
+        .filter(|c| c.get(1).is_some_and(|m| WH_WORD.is_match(&text[m.start()..])))
+        .last()?;
+    let end = c.get(1)?.start();
+    let statement = &text[..end];
+    let named = statement.split_whitespace().skip(1).any(|w| w.starts_with(char::is_uppercase));
+    if !named || WH_WORD.is_match(statement) {
+        return None;
+    }
+    let pattern = format!("indefinite description '{}'", c.get(0)?.as_str().trim());
+    Some(Found { hop: format!("{}?", statement.trim()), start: 0, end, possessive: false, pattern })
+}
+
+/// "the country Dai Jitao is from" → "In which country is Dai Jitao?",
+/// "the city Sarah Sorge was born" → "In which city was Sarah Sorge born?".
 fn bare_place_clause(text: &str) -> Option<Found> {
     let c = BARE_PLACE_CLAUSE.captures(text)?;
     let whole = c.get(0)?;
@@ -280,15 +345,16 @@ fn relation_hop(relation: &str, name: &str) -> String {
 /// "the Project Kestrel lead" → "Who is the lead of Project Kestrel?"; not
 /// when "of" or "for" follows the role ("the HR head of …" is a nested role).
 fn compound_role(text: &str) -> Option<Found> {
-    let c = COMPOUND_ROLE.captures(text)?;
-    let whole = c.get(0)?;
-    if whole.as_str().ends_with("of") || whole.as_str().ends_with("for") {
-        return None;
-    }
-    let (name, role) = (c[1].trim(), c[2].to_lowercase());
-    let hop = format!("Who is the {role} of {name}?");
-    let pattern = format!("compound role '{}'", whole.as_str());
-    Some(Found { hop, start: whole.start(), end: whole.end(), possessive: false, pattern })
+    COMPOUND_ROLE.captures_iter(text).find_map(|c| {
+        let whole = c.get(0)?;
+        if whole.as_str().ends_with("of") || whole.as_str().ends_with("for") {
+            return None;
+        }
+        let (name, role) = (c[1].trim(), c[2].to_lowercase());
+        let hop = format!("Who is the {role} of {name}?");
+        let pattern = format!("compound role '{}'", whole.as_str());
+        Some(Found { hop, start: whole.start(), end: whole.end(), possessive: false, pattern })
+    })
 }
 
 fn possessive(text: &str) -> Option<Found> {
@@ -299,14 +365,31 @@ fn possessive(text: &str) -> Option<Found> {
     Some(Found { hop, start: base.start(), end: role.end(), possessive: false, pattern })
 }
 
-/// "Akinoshu Kenji's birthplace" → "What is the birthplace of Akinoshu Kenji?".
+/// "Akinoshu Kenji's birthplace" → "In which city was Akinoshu Kenji
+/// born?", "Peter Bonetti's team" → "What is the team of Peter Bonetti?".
+/// Not when a noun follows the relation ("Sourcegraph's team policy" is the
+/// policy of a team), and a question word or auxiliary opening the owner is
+/// not part of it ("Is Project Kestrel's team in Oslo?").
 fn possessive_relation(text: &str) -> Option<Found> {
     let c = POSSESSIVE_RELATION.captures(text)?;
     let (base, relation) = (c.get(1)?, c.get(2)?);
+    let next = text[relation.end()..].split_whitespace().next().unwrap_or_default();
+    let next = next.trim_matches(|ch: char| !ch.is_alphanumeric()).to_lowercase();
+    let ends = text[relation.end()..].trim_start().starts_with([',', '?', '.', ';']) || next.is_empty();
+    if !ends && !RELATION_FOLLOWERS.contains(&next.as_str()) && !next.ends_with("ed") {
+        return None;
+    }
+    let opener = base.as_str().split_whitespace().next().unwrap_or_default().to_lowercase();
+    let skip = if OPENERS.contains(&opener.as_str()) { opener.len() + 1 } else { 0 };
+    let owner = base.as_str().get(skip..).unwrap_or_default().trim();
+    if owner.is_empty() {
+        return None;
+    }
+    let base_start = base.start() + skip;
     let rel = relation.as_str().to_lowercase();
-    let hop = relation_hop(&rel, base.as_str());
-    let pattern = format!("possessive relation '{}'", &text[base.start()..relation.end()]);
-    Some(Found { hop, start: base.start(), end: relation.end(), possessive: false, pattern })
+    let hop = relation_hop(&rel, owner);
+    let pattern = format!("possessive relation '{}'", &text[base_start..relation.end()]);
+    Some(Found { hop, start: base_start, end: relation.end(), possessive: false, pattern })
 }
 
 fn back_reference(text: &str) -> Option<Found> {
