@@ -51,7 +51,7 @@ const ROLES: &str = r"manager|head|lead|leader|boss|supervisor|owner|director|ch
 /// Relations a name has ("the composer of Aschenbrodel", "Gisvi's city of
 /// birth", "Peter Bonetti's team"); those of a person are asked with "Who",
 /// the others with "What" or, for a place, the kind of place.
-const PERSON_RELATIONS: &str = "composer|author|writer|performer|producer|founder|creator|publisher|developer|designer|architect|spouse|wife|husband|father|mother|son|daughter|brother|sister|mayor|president|governor|coach|captain|singer|owner";
+const PERSON_RELATIONS: &str = "winner|recipient|receiver|composer|author|writer|performer|producer|founder|creator|publisher|developer|designer|architect|spouse|wife|husband|father|mother|son|daughter|brother|sister|mayor|president|governor|coach|captain|singer|owner";
 const THING_RELATIONS: &str = r"alma\s+mater|team|club|band|label|capital|birthplace|hometown|headquarters|city\s+of\s+birth|place\s+of\s+birth|country\s+of\s+(?:birth|origin|citizenship)|home\s+country|country";
 const PLACEHOLDER: &str = r"<answer \d+>";
 
@@ -90,7 +90,7 @@ static PRONOUN_START: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)^(?:i|we|you|t
 /// actress| who starred in what".
 static INDEFINITE: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"(?i)\b(?:a|an)\s+(?:[\w'’-]+\s+){{0,3}}?(?:\w+-)?(?:{PEOPLE}|{ENTITIES})(?:-\w+)?(\s+(?:who|that|which|whose|from|located|based|born|headquartered|developed|named|in\s+what)\b)"
+        r"(?i)\b(?:a|an|the)\s+(?:[\w'’-]+\s+){{0,3}}?(?:\w+-)?(?:{PEOPLE}|{ENTITIES})(?:-\w+)?(\s+(?:who|that|which|whose|from|located|based|born|headquartered|developed|named|in\s+what)\b)"
     ))
 });
 static WH_WORD: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\b(?:what|which|whom|who|when|where|how)\b"));
@@ -223,7 +223,8 @@ fn relative(text: &str) -> Option<Found> {
             .split_whitespace()
             .skip(usize::from(!place))
             .any(|w| w.starts_with(char::is_uppercase) && w != "I" || w.starts_with("<answer"));
-        if clause.is_empty() || !named || PRONOUN_START.is_match(clause) {
+        // "the actress who played which part": the clause is what is asked.
+        if clause.is_empty() || !named || PRONOUN_START.is_match(clause) || WH_WORD.is_match(clause) {
             return None;
         }
         let noun = c[1].to_lowercase();
@@ -242,7 +243,7 @@ fn relative(text: &str) -> Option<Found> {
 /// The relative clause's extent: its verb and a following name, or the rest
 /// of the clause up to a comma.
 fn bound_relative(rest: &str) -> &str {
-    let rest = rest.split(',').next().unwrap_or("");
+    let rest = &rest[..clause_end(rest)];
     let Some(verb) = rest.split_whitespace().next() else { return "" };
     let after_verb = rest.find(verb).map_or(rest.len(), |i| i + verb.len());
     match NAME.find(rest[after_verb..].trim_start()) {
@@ -301,6 +302,19 @@ fn place_hop(noun: &str, clause: &str) -> String {
     }
 }
 
+/// Where a clause ends: at a comma, unless a name follows it ("in or
+/// around Leland, North Carolina in 1986" goes on to the next comma).
+fn clause_end(rest: &str) -> usize {
+    let mut end = 0;
+    for (i, segment) in rest.split(',').enumerate() {
+        if i > 0 && !segment.trim_start().starts_with(char::is_uppercase) {
+            break;
+        }
+        end += segment.len() + usize::from(i > 0);
+    }
+    end.min(rest.len())
+}
+
 /// A "where" clause's extent: its subject and verb ("the Philbrook Museum
 /// is located"), or the rest up to a comma.
 fn bound_where(rest: &str) -> &str {
@@ -312,9 +326,15 @@ fn role_of(text: &str) -> Option<Found> {
     let found: Vec<Captures<'_>> = ROLE_OF.captures_iter(text).collect();
     found.into_iter().rev().find_map(|c| {
         let whole = c.get(0)?;
-        let name = NAME.find(&text[whole.end()..])?;
-        let end = whole.end() + name.end();
         let role = c[1].to_lowercase();
+        // A relation's object may open with "the" ("the receiver of the 2007
+        // FIFA U-20 Golden Shoe"); a role's may not ("the head of the HR
+        // department" is no name).
+        let rest = &text[whole.end()..];
+        let relation = !ROLES.split('|').any(|r| r == role);
+        let object = if relation { rest.strip_prefix("the ").unwrap_or(rest) } else { rest };
+        let name = NAME.find(object)?;
+        let end = whole.end() + (rest.len() - object.len()) + name.end();
         let hop = relation_hop(&role, name.as_str());
         let pattern = format!("nested role '{}'", &text[whole.start()..end]);
         Some(Found { hop, start: whole.start(), end, possessive: false, pattern })
