@@ -22,7 +22,7 @@ static NAME: LazyLock<Regex> = LazyLock::new(|| {
 /// ("… produced by a man?", "… in a university?").
 #[allow(clippy::expect_used)]
 static DESCRIBED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(\w+)\s+(?:a|an|the)\s+(?:[\w'’-]+\s+){0,3}?[\w'’-]+\?$").expect("valid description pattern")
+    Regex::new(r"(?i)\b(\w+)\s+(?:a|an)\s+(?:[\w'’-]+\s+){0,3}?[\w'’-]+\?$").expect("valid description pattern")
 });
 
 /// Fill `<answer N>` placeholders with the answers found so far.

@@ -111,13 +111,15 @@ pub fn asks_for_a_name(question: &str) -> bool {
     matches!(first.as_str(), "who" | "whom" | "whose" | "which")
 }
 
-/// Whether `sentence` has a capitalised word after its first that
-/// `question` does not have: "Dev Anand previously worked on Project
-/// Heron." names something new for "Which project did Dev Anand work on
-/// before Kestrel?"; "Project Kestrel is led by Dev Anand." does not.
+/// Whether `sentence` has a capitalised word that `question` does not
+/// have, its first word included (the subject is often the name asked
+/// for: "Volbeat are a Danish heavy metal band …"): "Dev Anand previously
+/// worked on Project Heron." names something new for "Which project did
+/// Dev Anand work on before Kestrel?"; "Project Kestrel is led by Dev
+/// Anand." does not.
 pub fn names_something_new(model: &BuiltinModel, sentence: &str, question: &str) -> bool {
     let asked = model.content_terms(question);
-    sentence.split_whitespace().skip(1).map(|w| w.trim_matches(|c: char| !c.is_alphanumeric())).any(|w| {
+    sentence.split_whitespace().map(|w| w.trim_matches(|c: char| !c.is_alphanumeric())).any(|w| {
         let capitalised = w.chars().next().is_some_and(char::is_uppercase);
         capitalised && model.content_terms(w).iter().any(|t| !asked.contains(t))
     })

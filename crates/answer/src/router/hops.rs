@@ -90,7 +90,7 @@ static PRONOUN_START: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)^(?:i|we|you|t
 /// actress| who starred in what".
 static INDEFINITE: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"(?i)\b(?:a|an|the)\s+(?:[\w'’-]+\s+){{0,3}}?(?:\w+-)?(?:{PEOPLE}|{ENTITIES})(?:-\w+)?(\s+(?:who|that|which|whose|from|located|based|born|headquartered|developed|named|in\s+what)\b)"
+        r"(?i)\b(?:a|an)\s+(?:[\w'’-]+\s+){{0,3}}?(?:\w+-)?(?:{PEOPLE}|{ENTITIES})(?:-\w+)?(\s+(?:who|that|which|whose|from|located|based|born|headquartered|developed|named|in\s+what)\b)"
     ))
 });
 static WH_WORD: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\b(?:what|which|whom|who|when|where|how)\b"));
@@ -326,6 +326,10 @@ fn role_of(text: &str) -> Option<Found> {
     let found: Vec<Captures<'_>> = ROLE_OF.captures_iter(text).collect();
     found.into_iter().rev().find_map(|c| {
         let whole = c.get(0)?;
+        // "resigned as the president of Israel" says what someone was, not whom to find.
+        if text[..whole.start()].trim_end().to_lowercase().ends_with(" as") {
+            return None;
+        }
         let role = c[1].to_lowercase();
         // A relation's object may open with "the" ("the receiver of the 2007
         // FIFA U-20 Golden Shoe"); a role's may not ("the head of the HR
