@@ -55,9 +55,17 @@ pub fn states_amount(sentence: &str) -> bool {
     let s = format!("{} ", sentence.to_lowercase());
     let digits = s.chars().filter(char::is_ascii_digit).count();
     let in_labels: usize = time_labels(&s).iter().map(|l| l.chars().filter(char::is_ascii_digit).count()).sum();
-    digits > in_labels
-        || s.chars().any(|c| matches!(c, '₹' | '$' | '€' | '£' | '%'))
-        || AMOUNT_WORDS.iter().any(|w| s.contains(w))
+    digits > in_labels || s.chars().any(|c| matches!(c, '₹' | '$' | '€' | '£' | '%')) || says_amount_word(&s)
+}
+
+/// Whether lower-cased `s` has an [`AMOUNT_WORDS`] word as a whole word
+/// ("free", not "freedom"; "feel free to" is no amount).
+fn says_amount_word(s: &str) -> bool {
+    let words: Vec<&str> = s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    words
+        .iter()
+        .enumerate()
+        .any(|(i, w)| AMOUNT_WORDS.iter().any(|a| a.trim() == *w) && !(*w == "free" && i > 0 && words[i - 1] == "feel"))
 }
 
 /// Years and sessions in `text` ("2026", "2026-27"), which name a time, not an amount.
@@ -128,6 +136,9 @@ mod tests {
         assert!(!states_amount("The revaluation charge is notified by the Controller of Examinations."));
         assert!(!states_amount("The fee schedule for 2026-27 lists the refundable library deposit."));
         assert!(states_amount("In 2026 the deposit is 5000."));
+        // sourcegraph handbook, travel-guide-3-travel.md: an idiom, not a price.
+        assert!(!states_amount("Feel free to book travel office hours for a walkthrough on paying for meals."));
+        assert!(states_amount("Meals on the flight are free of charge."));
         // MuSiQue's Chess Olympiad paragraph: an en dash four bytes in.
         let dresden = "The 38th Chess Olympiad took place between 12–25 November 2008 in Dresden, Germany";
         assert!(states_amount(dresden));

@@ -71,7 +71,27 @@ impl BuiltinModel {
         // ("A written explanation of the circumstances … Include how many
         // hours you are requesting."): it comes first when it adds a term.
         let follows = scored.iter().filter(|s| s.key == best.key && s.at == (best.at.0, best.at.1 + 1)).find(adds);
-        let extra = valued.or(follows).or_else(|| scored.iter().skip(1).find(adds));
+        // Otherwise the best that adds a term, from the same document: a
+        // sentence from another page that shares a word is more often a
+        // neighbour than the rest of the answer. Another page may add what
+        // the best lacks: the value asked for, another thing the question
+        // names ("The Exies or Circus Diablo"), or the page of a name the
+        // question gives (the "Linux Format" page, after a sentence that
+        // quotes Linux Format on the Qvwm page).
+        let names = self.named_terms(question);
+        let best_names = self.content_terms(&best.text);
+        let title_names = |key: &str| -> BTreeSet<String> {
+            let title = evidence.iter().find(|e| e.key == key).map_or("", |e| e.title.as_str());
+            self.content_terms(title).into_iter().filter(|t| names.contains(t)).collect()
+        };
+        let best_title = title_names(&best.key);
+        let same_document = |s: &&Scored| {
+            let names_another =
+                || self.content_terms(&s.text).iter().any(|t| names.contains(t) && !best_names.contains(t));
+            let page_of_a_name = || title_names(&s.key).iter().any(|t| !best_title.contains(t));
+            document(&s.key) == document(&best.key) || best.lacks_value || names_another() || page_of_a_name()
+        };
+        let extra = valued.or(follows).or_else(|| scored.iter().skip(1).filter(same_document).find(adds));
         if let Some(e) = extra.filter(|_| MAX_SENTENCES > 1) {
             chosen.push(e.clone());
         }
@@ -164,6 +184,11 @@ impl BuiltinModel {
         let numbers_known = input_numbers(question).iter().all(|n| texts.iter().any(|t| scope::mentions_number(t, n)));
         terms_known && numbers_known
     }
+}
+
+/// The document part of a chunk key (`doc@version::chunk` → `doc@version`).
+fn document(key: &str) -> &str {
+    key.split("::").next().unwrap_or(key)
 }
 
 /// Title, headings and text of each of the first [`MAX_CHUNKS`] chunks.
