@@ -366,3 +366,22 @@ fn both_questions_are_answered_yes_or_no_from_one_sentence_about_each() {
     let one = m.answer("Are King Vidor and Sathish Kalathil both American directors?", &american, None).unwrap();
     assert!(one.sentences.iter().all(|(s, _)| !s.starts_with("Yes") && !s.starts_with("No")), "{:?}", text(&one));
 }
+
+/// HotpotQA paragraphs: a second sentence from another page joins the
+/// answer only when that page is titled with a name the question gives.
+#[test]
+fn a_second_sentence_from_another_page_needs_that_page_to_be_named() {
+    use almirah_answer::model::ChatModel;
+    let m = BuiltinModel::default();
+    let keys = |d: &almirah_answer::model::Draft| d.sentences.iter().map(|(_, k)| k[0].clone()).collect::<Vec<_>>();
+    let pages = [hotpot_paragraph("Qvwm"), hotpot_paragraph("Linux Format")];
+    let named = m.answer("What is the abbreviation to Linux Format \"an unusually impressive imposter\"?", &pages, None).unwrap();
+    assert!(keys(&named).contains(&"Linux Format::text#1".to_string()), "{:?}", named.sentences);
+    assert!(named.sentences.iter().any(|(s, _)| s.contains("LXF")), "{:?}", named.sentences);
+    // Simon & Simon is named by no page title: a neighbour from another page stays out.
+    let pages = [hotpot_paragraph("Simon Schatzberger"), hotpot_paragraph("Qvwm")];
+    let unnamed = m.answer("Which television actor appeared in Press Gang?", &pages, None).unwrap();
+    let documents: std::collections::BTreeSet<String> =
+        keys(&unnamed).iter().map(|k| k.split("::").next().unwrap_or_default().to_string()).collect();
+    assert!(documents.len() <= 1, "{:?}", unnamed.sentences);
+}
