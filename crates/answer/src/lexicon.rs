@@ -118,9 +118,24 @@ pub const STOP_WORDS: &[&str] = &[
 ];
 
 /// Adverbs and prepositions that name no content ("no longer", "right now",
-/// "above what …"); stop words too.
-pub const NO_CONTENT: &[&str] =
-    &["abov", "below", "longer", "now", "currentli", "besid", "becaus", "ahead", "exactli", "just", "realli"];
+/// "above what …"), and the frame of "what kind / sort of …" (a source says
+/// "TDY travel is more than 12 hours long", not what kind it is); stop
+/// words too.
+pub const NO_CONTENT: &[&str] = &[
+    "abov",
+    "below",
+    "longer",
+    "now",
+    "currentli",
+    "besid",
+    "becaus",
+    "ahead",
+    "exactli",
+    "just",
+    "realli",
+    "kind",
+    "sort",
+];
 
 /// Whether a stemmed term is a stop word ([`STOP_WORDS`], [`NO_CONTENT`]).
 pub fn is_stop_word(term: &str) -> bool {

@@ -375,7 +375,9 @@ fn a_second_sentence_from_another_page_needs_that_page_to_be_named() {
     let m = BuiltinModel::default();
     let keys = |d: &almirah_answer::model::Draft| d.sentences.iter().map(|(_, k)| k[0].clone()).collect::<Vec<_>>();
     let pages = [hotpot_paragraph("Qvwm"), hotpot_paragraph("Linux Format")];
-    let named = m.answer("What is the abbreviation to Linux Format \"an unusually impressive imposter\"?", &pages, None).unwrap();
+    let named = m
+        .answer("What is the abbreviation to Linux Format \"an unusually impressive imposter\"?", &pages, None)
+        .unwrap();
     assert!(keys(&named).contains(&"Linux Format::text#1".to_string()), "{:?}", named.sentences);
     assert!(named.sentences.iter().any(|(s, _)| s.contains("LXF")), "{:?}", named.sentences);
     // Simon & Simon is named by no page title: a neighbour from another page stays out.

@@ -27,6 +27,9 @@ static QUESTION: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     .collect()
 });
 
+/// Where a term asked about ends: the phrase that qualifies the question.
+static TERM_END: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\s+(?:for|when|while|under|during|in\s+order\s+to)\s+"));
+
 /// A defining verb after the term.
 static DEFINING: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -43,6 +46,8 @@ pub fn defined_term(question: &str) -> Option<String> {
     QUESTION
         .iter()
         .find_map(|r| r.captures(question).and_then(|c| c.get(1)).map(|m| m.as_str().trim().to_string()))
+        // "counts as TDY for earning travel comp time": the term ends at a preposition.
+        .map(|t| TERM_END.splitn(&t, 2).next().unwrap_or_default().trim().to_string())
         .filter(|t| !t.is_empty() && t.split_whitespace().count() <= 5)
 }
 
@@ -78,6 +83,11 @@ mod tests {
     fn definition_questions_give_their_term() {
         assert_eq!(defined_term("What does 422 mean?").as_deref(), Some("422"));
         assert_eq!(defined_term("What kind of trip counts as TDY?").as_deref(), Some("TDY"));
+        // eval/versions.jsonl, ver-ot-tdy.
+        assert_eq!(
+            defined_term("What kind of trip counts as TDY for earning travel comp time?").as_deref(),
+            Some("TDY")
+        );
         assert_eq!(defined_term("What is LWOP?").as_deref(), Some("LWOP"));
         assert_eq!(defined_term("What is meant by the cooling-off period?").as_deref(), Some("cooling-off period"));
         assert_eq!(defined_term("What is the hostel fee for MTech students this year?"), None);
