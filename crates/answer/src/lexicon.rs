@@ -118,9 +118,9 @@ pub const STOP_WORDS: &[&str] = &[
 ];
 
 /// Adverbs and prepositions that name no content ("no longer", "right now",
-/// "above what …"), and the frame of "what kind / sort of …" (a source says
-/// "TDY travel is more than 12 hours long", not what kind it is); stop
-/// words too.
+/// "above what …"), and the frames of "how far apart …" and "what kind /
+/// sort of …" (a source says "TDY travel is more than 12 hours long", not
+/// what kind it is); stop words too.
 pub const NO_CONTENT: &[&str] = &[
     "abov",
     "below",
@@ -135,6 +135,8 @@ pub const NO_CONTENT: &[&str] = &[
     "realli",
     "kind",
     "sort",
+    "far",
+    "apart",
 ];
 
 /// Whether a stemmed term is a stop word ([`STOP_WORDS`], [`NO_CONTENT`]).
