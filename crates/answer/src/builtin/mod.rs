@@ -214,6 +214,7 @@ impl BuiltinModel {
         for (rank, ev) in evidence.iter().take(chunks).enumerate() {
             let context = self.content_terms(&format!("{} {}", ev.title, ev.heading_path.join(" ")));
             let sentences = split_sentences(&join_wrapped_lines(&table_text::rows_as_sentences(&ev.text)));
+            let examples = example_sentences(&ev.text);
             let several = sentences.len() > 1;
             let terms: Vec<BTreeSet<String>> = sentences.iter().map(|s| self.content_terms(&s.text)).collect();
             for (i, sentence) in sentences.iter().enumerate() {
@@ -271,6 +272,7 @@ impl BuiltinModel {
                     0.0
                 } - 0.02 * rank as f32
                     - if defers(&text) { DEFERS_PENALTY } else { 0.0 }
+                    - if examples.contains(sentence.text.trim()) { EXAMPLE_PENALTY } else { 0.0 }
                     - if wants_name && !names::names_something_new(self, &text, question) {
                         NO_NEW_NAME_PENALTY
                     } else {
@@ -449,6 +451,25 @@ pub fn describes_itself(sentence: &str) -> bool {
 
 /// Score taken from a sentence that points elsewhere for the rule ([`defers`]).
 const DEFERS_PENALTY: f32 = 0.15;
+
+/// Score penalty of a sentence in a worked example ([`example_sentences`]).
+const EXAMPLE_PENALTY: f32 = 0.15;
+
+/// The sentences of the paragraphs of `text` that open a worked example
+/// ("For example: It is June 19th, 2022, … Therefore, you can request up to
+/// 56 advanced annual leave hours."): they illustrate the rule stated
+/// before them, so the rule answers first.
+pub fn example_sentences(text: &str) -> BTreeSet<String> {
+    let cues = ["for example", "for instance", "example:", "e.g.", "as an example"];
+    text.split("\n\n")
+        .filter(|p| {
+            let start = p.trim_start().trim_start_matches(['*', '-', '_', ' ']).to_lowercase();
+            cues.iter().any(|c| start.starts_with(c))
+        })
+        .flat_map(|p| split_sentences(&join_wrapped_lines(p)))
+        .map(|s| s.text.trim().to_string())
+        .collect()
+}
 
 /// Whether a sentence points the reader to another document for the rule
 /// instead of stating it: "The library's opening hours … are set by
@@ -757,6 +778,31 @@ mod tests {
         for s in ["This policy applies to all staff.", "Items listed here are taxable.", "Italy is far."] {
             assert!(!refers_back(s), "{s}");
         }
+    }
+
+    #[test]
+    fn a_worked_example_illustrates_and_the_rule_answers() {
+        // handbook_18f versions, leave/2024-02-29: "Advanced annual leave".
+        let page = "You can only take advanced annual leave in the amount that you would earn back by the end of the current leave year, and you cannot request more than 80 hours.\n\nFor example: It is June 19th, 2022. You will earn 56 more annual leave hours. Therefore, you can request up to 56 advanced annual leave hours.";
+        let examples = example_sentences(page);
+        assert!(examples.contains("Therefore, you can request up to 56 advanced annual leave hours."), "{examples:?}");
+        assert!(!examples.iter().any(|s| s.contains("80 hours")), "{examples:?}");
+        let m = BuiltinModel::default();
+        let chosen = m
+            .select("Is there a cap on how much advanced annual leave I can request?", &[evidence("leave::a#1", page)]);
+        assert!(chosen.first().is_some_and(|s| s.text.contains("cannot request more than 80 hours")), "{chosen:?}");
+        // The same sentence outside an example scores higher.
+        let q = "How many advanced annual leave hours can I request?";
+        let score = |text: &str| {
+            let scored = m.score_sentences(q, &[evidence("leave::a#1", text)]);
+            scored.iter().find(|s| s.text.starts_with("Therefore")).map(|s| s.score).unwrap_or_default()
+        };
+        assert!(
+            score(page) < score(&page.replace("For example: ", "")),
+            "{} {}",
+            score(page),
+            score(&page.replace("For example: ", ""))
+        );
     }
 
     #[test]
