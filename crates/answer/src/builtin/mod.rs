@@ -806,6 +806,18 @@ mod tests {
     }
 
     #[test]
+    fn a_question_for_several_things_takes_the_next_item_of_the_list() {
+        // handbook_18f versions, leave/2024-08-22: "Prior to birth/placement", as chunked.
+        let page = "- Complete the Paid Parental Leave Request form\n- Complete the Paid Parental Leave Service Agreement form\n- Pull a timesheet report for the last 12 months.";
+        let m = BuiltinModel::default();
+        let q = "Which forms do I need to fill out to request paid parental leave?";
+        assert!(select::asks_for_several(q));
+        assert!(!select::asks_for_several("What is the form I need?"));
+        let chosen: Vec<String> = m.select(q, &[evidence("leave::ppl#1", page)]).into_iter().map(|s| s.text).collect();
+        assert!(chosen.iter().any(|s| s.contains("Service Agreement form")), "{chosen:?}");
+    }
+
+    #[test]
     fn a_sentence_about_its_own_page_is_no_answer() {
         assert!(describes_itself("This page outlines how to sign up for and how to cancel the transit benefit."));
         assert!(describes_itself("This section also describes the travel card."));
