@@ -118,26 +118,25 @@ pub const STOP_WORDS: &[&str] = &[
 ];
 
 /// Adverbs and prepositions that name no content ("no longer", "right now",
-/// "above what …"), and the frames of "how far apart …" and "what kind /
-/// sort of …" (a source says "TDY travel is more than 12 hours long", not
-/// what kind it is); stop words too.
-pub const NO_CONTENT: &[&str] = &[
-    "abov",
-    "below",
-    "longer",
-    "now",
-    "currentli",
-    "besid",
-    "becaus",
-    "ahead",
-    "exactli",
-    "just",
-    "realli",
-    "kind",
-    "sort",
-    "far",
-    "apart",
-];
+/// "above what …"); stop words too.
+pub const NO_CONTENT: &[&str] =
+    &["abov", "below", "longer", "now", "currentli", "besid", "becaus", "ahead", "exactli", "just", "realli"];
+
+/// The frames "how far apart …" and "what kind / sort / type of …", which
+/// ask for a value without naming content (a source says "TDY travel is
+/// more than 12 hours long", not what kind of trip it is).
+static FRAMES: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    #[allow(clippy::expect_used)]
+    regex::Regex::new(r"(?i)\bhow\s+far\s+apart\b|\bwhat\s+(?:kinds?|sorts?|types?)\s+of\b")
+        .expect("valid frame pattern")
+});
+
+/// `text` with its question frames ([`FRAMES`]) replaced by "how" / "what".
+pub fn strip_frames(text: &str) -> std::borrow::Cow<'_, str> {
+    FRAMES.replace_all(text, |c: &regex::Captures<'_>| {
+        if c[0].to_lowercase().starts_with("how") { "how" } else { "what" }.to_string()
+    })
+}
 
 /// Whether a stemmed term is a stop word ([`STOP_WORDS`], [`NO_CONTENT`]).
 pub fn is_stop_word(term: &str) -> bool {

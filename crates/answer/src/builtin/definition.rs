@@ -27,7 +27,9 @@ static QUESTION: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     .collect()
 });
 
-/// Where a term asked about ends: the phrase that qualifies the question.
+/// Where a term asked about ends: the phrase that qualifies the question,
+/// when lower-case words follow ("TDY | for earning travel comp time", not
+/// "Centre for Continuing Education").
 static TERM_END: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\s+(?:for|when|while|under|during|in\s+order\s+to)\s+"));
 
 /// A defining verb after the term.
@@ -47,7 +49,10 @@ pub fn defined_term(question: &str) -> Option<String> {
         .iter()
         .find_map(|r| r.captures(question).and_then(|c| c.get(1)).map(|m| m.as_str().trim().to_string()))
         // "counts as TDY for earning travel comp time": the term ends at a preposition.
-        .map(|t| TERM_END.splitn(&t, 2).next().unwrap_or_default().trim().to_string())
+        .map(|t| match TERM_END.find(&t) {
+            Some(m) if t[m.end()..].starts_with(char::is_lowercase) => t[..m.start()].trim().to_string(),
+            _ => t,
+        })
         .filter(|t| !t.is_empty() && t.split_whitespace().count() <= 5)
 }
 
@@ -87,6 +92,10 @@ mod tests {
         assert_eq!(
             defined_term("What kind of trip counts as TDY for earning travel comp time?").as_deref(),
             Some("TDY")
+        );
+        assert_eq!(
+            defined_term("What is meant by the Centre for Continuing Education?").as_deref(),
+            Some("Centre for Continuing Education")
         );
         assert_eq!(defined_term("What is LWOP?").as_deref(), Some("LWOP"));
         assert_eq!(defined_term("What is meant by the cooling-off period?").as_deref(), Some("cooling-off period"));

@@ -13,7 +13,7 @@ use almirah_embed::Embedder;
 
 use crate::citations::split_sentences;
 use crate::evidence::Evidence;
-use crate::lexicon::{SYNONYMS, is_stop_word};
+use crate::lexicon::{SYNONYMS, is_stop_word, strip_frames};
 use crate::model::{ChatModel, ChatRequest, ChatResponse, Draft, ModelError};
 
 pub mod answer_type;
@@ -164,7 +164,7 @@ impl BuiltinModel {
     /// Content terms of `text` (stemmed, stop words removed).
     pub fn content_terms(&self, text: &str) -> BTreeSet<String> {
         self.tokenizer
-            .terms(text)
+            .terms(&strip_frames(text))
             .into_iter()
             .filter(|t| !is_stop_word(t) && t.chars().count() > 1 && !is_time_label(t))
             .map(|t| canonical(&t).to_string())
@@ -174,7 +174,7 @@ impl BuiltinModel {
     /// Content terms without synonym folding (what a sentence literally says).
     pub fn literal_terms(&self, text: &str) -> BTreeSet<String> {
         self.tokenizer
-            .terms(text)
+            .terms(&strip_frames(text))
             .into_iter()
             .filter(|t| !is_stop_word(t) && t.chars().count() > 1 && !is_time_label(t))
             .collect()
@@ -813,8 +813,21 @@ mod tests {
         let q = "Which forms do I need to fill out to request paid parental leave?";
         assert!(select::asks_for_several(q));
         assert!(!select::asks_for_several("What is the form I need?"));
+        assert!(!select::asks_for_several("What happens if I miss the deadline?"));
+        assert!(select::asks_for_several("What documents do I need for admission?"));
         let chosen: Vec<String> = m.select(q, &[evidence("leave::ppl#1", page)]).into_iter().map(|s| s.text).collect();
         assert!(chosen.iter().any(|s| s.contains("Service Agreement form")), "{chosen:?}");
+    }
+
+    #[test]
+    fn question_frames_are_no_content_but_their_words_elsewhere_are() {
+        let m = BuiltinModel::default();
+        assert!(!m.content_terms("What kind of trip counts as TDY?").contains("kind"));
+        let frame = m.content_terms("How far apart must Date and Last-Modified be?");
+        assert!(!frame.iter().any(|t| t == "far" || t == "apart"), "{frame:?}");
+        let apartments = m.content_terms("Are staff apartments available for visiting faculty?");
+        assert!(apartments.iter().any(|t| t.starts_with("apart")), "{apartments:?}");
+        assert!(m.content_terms("How far is the hostel from campus?").contains("far"));
     }
 
     #[test]

@@ -27,7 +27,8 @@ pub fn question_names(question: &str) -> Vec<String> {
         let proper =
             i > 0 && w.chars().next().is_some_and(char::is_uppercase) && w.chars().skip(1).any(char::is_lowercase);
         let next = words.get(i + 1).copied().unwrap_or_default();
-        let is_name = (is_acronym(w) || proper) && !is_currency(w) && !is_demonym(w, next);
+        let described = i > 0 && matches!(words[i - 1].to_lowercase().as_str(), "a" | "an") && is_demonym(w, next);
+        let is_name = (is_acronym(w) || proper) && !is_currency(w) && !described;
         let pair = format!("{previous} {w}").to_lowercase();
         let cue = set_against && REFERENCE_CUES.iter().any(|c| c.eq_ignore_ascii_case(w) || *c == pair);
         reference = cue || (reference && is_name);
@@ -44,11 +45,12 @@ pub fn question_names(question: &str) -> Vec<String> {
 /// Demonyms without a regular ending.
 const DEMONYMS: &[&str] = &["french", "dutch", "welsh", "greek", "thai", "swiss", "czech"];
 
-/// Whether `word` is a nationality used as an adjective ("an American
-/// actress", "a German musician"): a demonym ending ("-ian", "-ean", "-can",
-/// "-man", "-ese", "-ish") before a lower-case word. It describes what is
-/// asked for, and the source need not use it ("a 2001 crime comedy film
-/// starring Woody Allen" never says "American"); "Indian Institute" is a name.
+/// Whether `word` reads as a nationality used as an adjective: a demonym
+/// ending ("-ian", "-ean", "-can", "-man", "-ese", "-ish") before a
+/// lower-case word. Only after "a" or "an" ("an American actress", "a German
+/// musician") does it describe what is asked for, and the source need not
+/// use it ("a 2001 crime comedy film starring Woody Allen" never says
+/// "American"); "Are Indian nationals eligible?" still needs "Indian".
 fn is_demonym(word: &str, next: &str) -> bool {
     let lower = word.to_lowercase();
     let ending = ["ian", "ean", "can", "man", "ese", "ish"].iter().any(|e| lower.ends_with(e)) && lower.len() >= 5;
@@ -214,6 +216,7 @@ mod tests {
             ["Curse", "Jade", "Scorpion"]
         );
         assert_eq!(question_names("Who heads the Indian Institute of Science?"), ["Indian", "Institute", "Science"]);
+        assert_eq!(question_names("Are Indian nationals eligible for the ICCR scholarship?"), ["Indian", "ICCR"]);
         assert_eq!(question_names("Is the MBA fee higher than the MTech fee?"), ["MBA", "MTech"]);
         assert_eq!(question_names("Who leads Project Kestrel?"), ["Project", "Kestrel"]);
         let m = BuiltinModel::default();

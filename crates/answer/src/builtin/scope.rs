@@ -62,10 +62,15 @@ pub fn states_amount(sentence: &str) -> bool {
 /// ("free", not "freedom"; "feel free to" is no amount).
 fn says_amount_word(s: &str) -> bool {
     let words: Vec<&str> = s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
-    words
-        .iter()
-        .enumerate()
-        .any(|(i, w)| AMOUNT_WORDS.iter().any(|a| a.trim() == *w) && !(*w == "free" && i > 0 && words[i - 1] == "feel"))
+    words.iter().enumerate().any(|(i, w)| {
+        AMOUNT_WORDS.iter().any(|a| word_is(w, a.trim())) && !(*w == "free" && i > 0 && words[i - 1] == "feel")
+    })
+}
+
+/// Whether `word` is `amount_word`, or a form of one of five letters or
+/// more ("waived", "waiver", "doubled", "percentage").
+fn word_is(word: &str, amount_word: &str) -> bool {
+    word == amount_word || (amount_word.len() >= 5 && word.starts_with(amount_word))
 }
 
 /// Years and sessions in `text` ("2026", "2026-27"), which name a time, not an amount.
@@ -139,6 +144,7 @@ mod tests {
         // sourcegraph handbook, travel-guide-3-travel.md: an idiom, not a price.
         assert!(!states_amount("Feel free to book travel office hours for a walkthrough on paying for meals."));
         assert!(states_amount("Meals on the flight are free of charge."));
+        assert!(states_amount("The hostel fee is waived for PwD students."));
         // MuSiQue's Chess Olympiad paragraph: an en dash four bytes in.
         let dresden = "The 38th Chess Olympiad took place between 12–25 November 2008 in Dresden, Germany";
         assert!(states_amount(dresden));

@@ -91,13 +91,12 @@ impl BuiltinModel {
             let page_of_a_name = || title_names(&s.key).iter().any(|t| !best_title.contains(t));
             document(&s.key) == document(&best.key) || best.lacks_value || names_another() || page_of_a_name()
         };
-        // "Which forms …?" asks for several: the next item of the best's list,
-        // opening the same way ("- Complete the Paid Parental Leave Request
-        // form" then "- Complete the … Service Agreement form"), is one more.
-        let sibling = scored
-            .iter()
-            .filter(|_| asks_for_several(question))
-            .find(|s| s.key == best.key && s.at == (best.at.0, best.at.1 + 1) && same_opening(&s.text, &best.text));
+        // "Which forms …?" asks for several: the next item of the best's list
+        // ("- Complete the Paid Parental Leave Request form" then "- Complete
+        // the … Service Agreement form") is one more.
+        let sibling = scored.iter().filter(|_| asks_for_several(question)).find(|s| {
+            s.key == best.key && s.at == (best.at.0, best.at.1 + 1) && list_item(&s.text) && list_item(&best.text)
+        });
         let extra = valued.or(sibling).or(follows).or_else(|| scored.iter().skip(1).filter(same_document).find(adds));
         if let Some(e) = extra.filter(|_| MAX_SENTENCES > 1) {
             chosen.push(e.clone());
@@ -198,20 +197,23 @@ impl BuiltinModel {
 pub fn asks_for_several(question: &str) -> bool {
     let mut words = question.split_whitespace().map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase());
     let (first, second) = (words.next().unwrap_or_default(), words.next().unwrap_or_default());
-    let verbs = ["is", "was", "does", "has", "this", "its", "us", "its"];
+    // Verbs and nouns in -s that are not plurals.
+    let not_plural = [
+        "does", "happens", "counts", "means", "goes", "applies", "includes", "campus", "status", "this", "focus",
+        "bonus", "basis", "thesis", "analysis",
+    ];
     matches!(first.as_str(), "which" | "what")
         && second.len() > 3
         && second.ends_with('s')
         && !second.ends_with("ss")
-        && !verbs.contains(&second.as_str())
+        && !not_plural.contains(&second.as_str())
 }
 
-/// Whether two list items open with the same word after their list markers.
-fn same_opening(a: &str, b: &str) -> bool {
-    let opening =
-        |s: &str| s.trim_start_matches(|c: char| !c.is_alphanumeric()).split_whitespace().next().map(str::to_lowercase);
-    let marked = |s: &str| s.trim_start().starts_with(['-', '*', '•']) || s.trim_start().starts_with(char::is_numeric);
-    marked(a) && marked(b) && opening(a).is_some() && opening(a) == opening(b)
+/// Whether a sentence is a list item: it opens with "-", "*", "•" or a
+/// number ("1.").
+fn list_item(s: &str) -> bool {
+    let s = s.trim_start();
+    s.starts_with(['-', '*', '•']) || s.starts_with(char::is_numeric)
 }
 
 /// The document part of a chunk key (`doc@version::chunk` → `doc@version`).

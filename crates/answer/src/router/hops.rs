@@ -93,6 +93,9 @@ static INDEFINITE: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(?:a|an)\s+(?:[\w'’-]+\s+){{0,3}}?(?:\w+-)?(?:{PEOPLE}|{ENTITIES})(?:-\w+)?(\s+(?:who|that|which|whose|from|located|based|born|headquartered|developed|named|in\s+what)\b)"
     ))
 });
+/// A question about a procedure: "How is …", "How do I …".
+static PROCEDURE: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)^\s*how\s+(?:is|are|was|were|do|does|did|can|should|will|to)\b"));
 static WH_WORD: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\b(?:what|which|whom|who|when|where|how)\b"));
 /// A place picked out by a clause with no relative word: "the country Dai
 /// Jitao is from", "the city Sarah Sorge was born in".
@@ -264,12 +267,16 @@ fn bound_relative(rest: &str) -> &str {
 fn indefinite(text: &str) -> Option<Found> {
     let c = INDEFINITE
         .captures_iter(text)
-        .filter(|c| c.get(1).is_some_and(|m| WH_WORD.is_match(&text[m.start()..])))
+        .filter(|c| c.get(1).is_some_and(|m| WH_WORD.is_match(&text[m.end()..])))
         .last()?;
     let end = c.get(1)?.start();
     let statement = &text[..end];
-    let named = statement.split_whitespace().skip(1).any(|w| w.starts_with(char::is_uppercase));
-    if !named || WH_WORD.is_match(statement) {
+    // A statement about a named thing ("Transfiguration of Vincent is …"),
+    // not a question about oneself ("Can I take leave to care for a person …").
+    let opener = statement.split_whitespace().next().unwrap_or_default().to_lowercase();
+    let named = statement.split_whitespace().skip(1).any(|w| w.starts_with(char::is_uppercase) && w != "I");
+    let asks = OPENERS.contains(&opener.as_str()) || matches!(opener.as_str(), "if" | "i" | "my" | "we");
+    if !named || asks || WH_WORD.is_match(statement) {
         return None;
     }
     let pattern = format!("indefinite description '{}'", c.get(0)?.as_str().trim());
@@ -331,6 +338,10 @@ fn role_of(text: &str) -> Option<Found> {
             return None;
         }
         let role = c[1].to_lowercase();
+        // "How is the winner of the Best Thesis Award selected?" asks how, of no one in particular.
+        if PROCEDURE.is_match(text) && PERSON_RELATIONS.split('|').any(|r| r == role) {
+            return None;
+        }
         // A relation's object may open with "the" ("the receiver of the 2007
         // FIFA U-20 Golden Shoe"); a role's may not ("the head of the HR
         // department" is no name).

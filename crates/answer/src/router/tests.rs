@@ -381,6 +381,10 @@ fn policy_nouns_and_bare_relations_stay_simple() {
         "Where is the form that I need?",
         "Can a student who is a hostel resident get the fee waiver?",
         "Where does the head of the HR department sit?",
+        // Reviewed: questions about oneself and procedures.
+        "Can I take leave to care for a person who lives with me?",
+        "If I join a project based in Pune, how much HRA do I get?",
+        "How is the winner of the Best Thesis Award selected?",
         "Lover Come Back contained the actress who played which part on The Brady Bunch?",
         // Reviewed: a relation asked again, or a relation that modifies a noun.
         "Where is the headquarters of Sourcegraph?",

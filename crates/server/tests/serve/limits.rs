@@ -65,10 +65,18 @@ async fn oversized_bodies_get_413_and_bad_queries_a_json_400() {
         .header("content-type", "application/json")
         .body(reqwest::Body::wrap_stream(futures_util::stream::iter(chunks)))
         .send()
-        .await
-        .unwrap();
-    assert_eq!(resp.status(), 413);
-    assert_eq!(error_code(&resp.text().await.unwrap()), "body-too-large");
+        .await;
+    // The server answers 413 once the limit is passed and closes the
+    // connection; a client still writing the rest may see that close (a
+    // broken pipe on the body write) before it reads the answer. Either way
+    // the body was cut; a server that read it all would answer 200 or 400.
+    match resp {
+        Ok(resp) => {
+            assert_eq!(resp.status(), 413);
+            assert_eq!(error_code(&resp.text().await.unwrap()), "body-too-large");
+        }
+        Err(e) => assert!(format!("{e:?}").contains("BodyWrite"), "{e:?}"),
+    }
     let (status, body) = served.post("/mcp", Some(STAFF), &big).await;
     assert_eq!((status, error_code(&body).as_str()), (413, "body-too-large"), "{body}");
     for (body, code) in [
