@@ -131,7 +131,8 @@ static FRAMES: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
         .expect("valid frame pattern")
 });
 
-/// `text` with its question frames ([`FRAMES`]) replaced by "how" / "what".
+/// `text` with its question frames ("how far apart", "what kind / sort /
+/// type of") replaced by "how" / "what".
 pub fn strip_frames(text: &str) -> std::borrow::Cow<'_, str> {
     FRAMES.replace_all(text, |c: &regex::Captures<'_>| {
         if c[0].to_lowercase().starts_with("how") { "how" } else { "what" }.to_string()
