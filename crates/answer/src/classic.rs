@@ -422,7 +422,7 @@ pub fn withheld_notes(results: &GatedResults) -> Vec<String> {
     };
     let mut notes: Vec<String> = Vec::new();
     for w in results.withheld.iter().filter(relevant) {
-        let doc = w.hit.key.split("::").next().unwrap_or(&w.hit.key);
+        let doc = crate::evidence::document_of(&w.hit.key);
         let note = format!("{doc}: {}", w.reason);
         if !notes.contains(&note) {
             notes.push(note);

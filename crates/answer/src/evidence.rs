@@ -4,6 +4,12 @@
 use almirah_core::Hit;
 use serde::{Deserialize, Serialize};
 
+/// The document key of a chunk key (`circular-14@2026-27::fees#2` →
+/// `circular-14@2026-27`).
+pub fn document_of(chunk_key: &str) -> &str {
+    chunk_key.split("::").next().unwrap_or(chunk_key)
+}
+
 /// One admitted chunk.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Evidence {

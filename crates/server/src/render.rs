@@ -11,11 +11,7 @@ use almirah_answer::evidence::Evidence;
 use almirah_answer::providers::prompt::document_block_with;
 use serde_json::{Value, json};
 
-/// The document key of a chunk key (`circular-14@2026-27::fees#2` →
-/// `circular-14@2026-27`).
-pub fn document_of(chunk_key: &str) -> &str {
-    chunk_key.split("::").next().unwrap_or(chunk_key)
-}
+pub use almirah_answer::evidence::document_of;
 
 /// The gate's status of an admitted passage: `current`, with its mark
 /// ("a newer version exists but could not be read: …") when it has one.

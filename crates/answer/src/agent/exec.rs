@@ -100,7 +100,7 @@ fn read(snapshot: &Snapshot<'_>, key: &str, out: &mut ToolOutcome) -> almirah_co
     match snapshot.read_chunk(key)? {
         ChunkRead::Admitted { hit } => out.evidence.push(Evidence::from(hit.as_ref())),
         ChunkRead::Withheld { key, reason } => {
-            out.withheld.push(format!("{}: {reason}", key.split("::").next().unwrap_or(&key)));
+            out.withheld.push(format!("{}: {reason}", crate::evidence::document_of(&key)));
             out.text = format!("[{key}] is not in force as of {}: {reason}", as_of.date);
         }
         ChunkRead::NotFound { key } => {

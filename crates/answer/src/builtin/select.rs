@@ -10,7 +10,7 @@ use super::{
     BuiltinModel, CONTEXT_SENTENCES, MAX_CHUNKS, MAX_SENTENCES, MAX_UNKNOWN_TYPED, MIN_COVERAGE, Scored, YES_NO_KNOWN,
     asks_for_amount, input_numbers, scope, states_amount,
 };
-use crate::evidence::Evidence;
+use crate::evidence::{Evidence, document_of};
 
 /// Coverage of a sentence added for the value the best one lacks.
 const VALUE_COVERAGE: f32 = 0.2;
@@ -89,7 +89,7 @@ impl BuiltinModel {
             let names_another =
                 || self.content_terms(&s.text).iter().any(|t| names.contains(t) && !best_names.contains(t));
             let page_of_a_name = || title_names(&s.key).iter().any(|t| !best_title.contains(t));
-            document(&s.key) == document(&best.key) || best.lacks_value || names_another() || page_of_a_name()
+            document_of(&s.key) == document_of(&best.key) || best.lacks_value || names_another() || page_of_a_name()
         };
         // "Which forms …?" asks for several: the next item of the best's list
         // ("- Complete the Paid Parental Leave Request form" then "- Complete
@@ -214,11 +214,6 @@ pub fn asks_for_several(question: &str) -> bool {
 fn list_item(s: &str) -> bool {
     let s = s.trim_start();
     s.starts_with(['-', '*', '•']) || s.starts_with(char::is_numeric)
-}
-
-/// The document part of a chunk key (`doc@version::chunk` → `doc@version`).
-fn document(key: &str) -> &str {
-    key.split("::").next().unwrap_or(key)
 }
 
 /// Title, headings and text of each of the first [`MAX_CHUNKS`] chunks.

@@ -231,7 +231,7 @@ fn relative(text: &str) -> Option<Found> {
             return None;
         }
         let noun = c[1].to_lowercase();
-        let person = PEOPLE.split('|').any(|p| p == noun);
+        let person = listed(PEOPLE, &noun);
         let hop = match (person, place) {
             (_, true) => place_hop(&noun, clause),
             (true, false) => format!("Who {clause}?"),
@@ -339,14 +339,14 @@ fn role_of(text: &str) -> Option<Found> {
         }
         let role = c[1].to_lowercase();
         // "How is the winner of the Best Thesis Award selected?" asks how, of no one in particular.
-        if PROCEDURE.is_match(text) && PERSON_RELATIONS.split('|').any(|r| r == role) {
+        if PROCEDURE.is_match(text) && listed(PERSON_RELATIONS, &role) {
             return None;
         }
         // A relation's object may open with "the" ("the receiver of the 2007
         // FIFA U-20 Golden Shoe"); a role's may not ("the head of the HR
         // department" is no name).
         let rest = &text[whole.end()..];
-        let relation = !ROLES.split('|').any(|r| r == role);
+        let relation = !listed(ROLES, &role);
         let object = if relation { rest.strip_prefix("the ").unwrap_or(rest) } else { rest };
         let name = NAME.find(object)?;
         let end = whole.end() + (rest.len() - object.len()) + name.end();
@@ -356,13 +356,17 @@ fn role_of(text: &str) -> Option<Found> {
     })
 }
 
+/// Whether `word` is one of the plain words of the `|`-separated `list`.
+fn listed(list: &str, word: &str) -> bool {
+    list.split('|').any(|w| w == word)
+}
+
 /// The hop that asks for `relation` of `name`: "Who is the composer of
 /// Aschenbrodel?", and for a place the kind of place it is: "In which
 /// country is Damerjog?", "In which city was Gisvi born?".
 fn relation_hop(relation: &str, name: &str) -> String {
     let relation = relation.split_whitespace().collect::<Vec<_>>().join(" ");
-    let person =
-        relation.starts_with("person") || ROLES.split('|').chain(PERSON_RELATIONS.split('|')).any(|p| p == relation);
+    let person = relation.starts_with("person") || listed(ROLES, &relation) || listed(PERSON_RELATIONS, &relation);
     if person {
         return format!("Who is the {relation} of {name}?");
     }
