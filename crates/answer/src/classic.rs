@@ -11,6 +11,7 @@ use almirah_core::{Reader, Snapshot};
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 
+use crate::builtin::BuiltinModel;
 use crate::evidence::Evidence;
 use crate::model::{ChatModel, Draft};
 use crate::router::{self, RouteLabel};
@@ -151,13 +152,21 @@ pub fn ask(
         check_cancelled(status)?;
         let draft = draft_and_verify(model, &query, &evidence, &mut trace);
         if hops {
+            let bridge = answers.last().cloned();
             match draft.sentences.first().and_then(|(s, _)| crate::plan::bridge_entity(s, &query)) {
                 Some(entity) => answers.push(entity),
                 None if draft.sentences.is_empty() => break,
                 None => {}
             }
-            // A last hop that only repeats a bridge's sentence answers nothing new.
-            let new = draft.sentences.iter().any(|(t, _)| !run.draft.sentences.iter().any(|(s, _)| s == t));
+            // A last hop that only repeats a bridge's sentence, or only names
+            // the bridge, answers nothing new.
+            let new = draft.sentences.iter().any(|(t, keys)| {
+                let title = evidence.iter().find(|e| keys.contains(&e.key)).map_or("", |e| e.title.as_str());
+                !run.draft.sentences.iter().any(|(s, _)| s == t)
+                    && bridge
+                        .as_deref()
+                        .is_none_or(|b| crate::plan::answers_last_hop(&BuiltinModel::default(), &query, b, t, title))
+            });
             last_hop_answered = i + 1 == searched.len() && new;
         }
         run.add(draft, evidence, &results);
@@ -437,7 +446,7 @@ pub fn withheld_notes(results: &GatedResults) -> Vec<String> {
 /// never by the configured chat model: withheld text never reaches a model.
 pub(crate) fn only_withheld_message(question: &str, results: &GatedResults, as_of: AsOf) -> Option<String> {
     let withheld: Vec<Evidence> = results.withheld.iter().map(|w| Evidence::from(&w.hit)).collect();
-    let draft = crate::builtin::BuiltinModel::default().answer(question, &withheld, None).ok()?;
+    let draft = BuiltinModel::default().answer(question, &withheld, None).ok()?;
     let key = draft.sentences.first()?.1.first()?;
     let w = results.withheld.iter().find(|w| &w.hit.key == key)?;
     // Admitted evidence that matches the question as well as the withheld chunk does means

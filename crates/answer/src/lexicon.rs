@@ -124,18 +124,27 @@ pub const NO_CONTENT: &[&str] =
 
 /// The frames "how far apart …" and "what kind / sort / type of …", which
 /// ask for a value without naming content (a source says "TDY travel is
-/// more than 12 hours long", not what kind of trip it is).
+/// more than 12 hours long", not what kind of trip it is), and the idiom
+/// "in charge of", which asks who heads something, not about a charge.
 static FRAMES: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     #[allow(clippy::expect_used)]
-    regex::Regex::new(r"(?i)\bhow\s+far\s+apart\b|\bwhat\s+(?:kinds?|sorts?|types?)\s+of\b")
+    regex::Regex::new(r"(?i)\bhow\s+far\s+apart\b|\bwhat\s+(?:kinds?|sorts?|types?)\s+of\b|\bin\s+charge\s+of\b")
         .expect("valid frame pattern")
 });
 
 /// `text` with its question frames ("how far apart", "what kind / sort /
-/// type of") replaced by "how" / "what".
+/// type of") replaced by "how" / "what", and "in charge of" by "head of".
 pub fn strip_frames(text: &str) -> std::borrow::Cow<'_, str> {
     FRAMES.replace_all(text, |c: &regex::Captures<'_>| {
-        if c[0].to_lowercase().starts_with("how") { "how" } else { "what" }.to_string()
+        let frame = c[0].to_lowercase();
+        if frame.starts_with("how") {
+            "how"
+        } else if frame.starts_with("in") {
+            "head of"
+        } else {
+            "what"
+        }
+        .to_string()
     })
 }
 
@@ -148,7 +157,7 @@ pub fn is_stop_word(term: &str) -> bool {
 /// folded to the first of each group ("led" answers "who leads"; "reports to"
 /// answers "who manages"). Deliberately small and hand-checked.
 pub const SYNONYMS: &[&[&str]] = &[
-    &["lead", "led", "head", "run", "ran"],
+    &["lead", "led", "head", "run", "ran", "presid", "chief", "ruler", "premier", "chancellor"],
     &["holder", "hold"],
     &["year", "annual", "yearli", "annum", "saal"],
     &["earn", "entitl", "accru", "credit"],
@@ -163,6 +172,7 @@ pub const SYNONYMS: &[&[&str]] = &[
     &["now", "current", "present", "today"],
     &["exam", "examin"],
     &["trip", "travel", "journey", "tour"],
+    &["spous", "wife", "husband", "marri"],
 ];
 
 /// Words that negate an English sentence (lower case; "n't" endings and
@@ -271,4 +281,19 @@ fn word_spans(text: &str) -> Vec<(usize, &str)> {
         out.push((s, &text[s..]));
     }
     out
+}
+
+/// Demonyms without a regular ending.
+const DEMONYMS: &[&str] = &["french", "dutch", "welsh", "greek", "thai", "swiss", "czech"];
+
+/// Whether `word` reads as a nationality used as an adjective: a demonym
+/// ending ("-ian", "-ean", "-can", "-man", "-ese", "-ish") before a
+/// lower-case word. Only after "a" or "an" ("an American actress", "a German
+/// musician") does it describe what is asked for, and the source need not
+/// use it ("a 2001 crime comedy film starring Woody Allen" never says
+/// "American"); "Are Indian nationals eligible?" still needs "Indian".
+pub fn is_demonym(word: &str, next: &str) -> bool {
+    let lower = word.to_lowercase();
+    let ending = ["ian", "ean", "can", "man", "ese", "ish"].iter().any(|e| lower.ends_with(e)) && lower.len() >= 5;
+    (ending || DEMONYMS.contains(&lower.as_str())) && next.starts_with(char::is_lowercase)
 }

@@ -7,6 +7,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use crate::builtin::BuiltinModel;
+
 /// Hops followed at most.
 pub const MAX_HOPS: usize = 4;
 
@@ -24,6 +26,34 @@ static NAME: LazyLock<Regex> = LazyLock::new(|| {
 static DESCRIBED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(\w+)\s+(?:a|an)\s+(?:[\w'’-]+\s+){0,3}?[\w'’-]+\?$").expect("valid description pattern")
 });
+
+/// Whether `sentence`, quoted from a chunk titled `title`, answers the last
+/// hop `hop` that the bridge `entity` filled ("Who was in charge of
+/// Maharashtra?"): it names the entity (a term of it, in the sentence or
+/// the title) and holds one of the hop's own content terms beyond its names
+/// and the entity (here "charge"), when the hop has any. A sentence that
+/// only mentions Maharashtra answers nothing the question asked, and
+/// quoting it would answer an unanswerable question.
+pub fn answers_last_hop(model: &BuiltinModel, hop: &str, entity: &str, sentence: &str, title: &str) -> bool {
+    let said = model.content_terms(&format!("{sentence} {title}"));
+    let named = model.content_terms(entity);
+    if !named.is_empty() && named.is_disjoint(&said) {
+        return false;
+    }
+    let names = model.named_terms(hop);
+    let asked: Vec<String> =
+        model.content_terms(hop).into_iter().filter(|t| !names.contains(t) && !named.contains(t)).collect();
+    let own = model.content_terms(sentence);
+    asked.is_empty()
+        || asked.iter().any(|t| own.contains(t) || (LIFE_EVENTS.contains(&t.as_str()) && LIFE_SPAN.is_match(sentence)))
+}
+
+/// Stems of birth and death, which a biography states as its life span in
+/// brackets ("Ezer Weizman (15 June 1924 – 24 April 2005) was …").
+const LIFE_EVENTS: &[&str] = &["born", "birth", "die", "death"];
+#[allow(clippy::expect_used)]
+static LIFE_SPAN: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\([^)]*\b(?:1\d|20)\d{2}\b[^)]*\)").expect("valid life-span pattern"));
 
 /// Fill `<answer N>` placeholders with the answers found so far.
 pub fn fill(template: &str, answers: &[String]) -> Option<String> {
@@ -150,12 +180,56 @@ fn place_entity(sentence: &str, hop_question: &str, names: &[(usize, String)]) -
         address.push(name);
     }
     let pick = if large { address.last() } else { address.first() };
-    pick.map(|(_, n)| n.clone())
+    pick.map(|(_, n)| if large { larger_part(n) } else { n.as_str() }.to_string())
+}
+
+/// Of a subdivision's name, the larger place it is part of: "Eastern
+/// Region of Uganda" → "Uganda"; other names as they are.
+fn larger_part(name: &str) -> &str {
+    #[allow(clippy::expect_used)]
+    static SUBDIVISION: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"^(?:\w+\s+)*(?:Region|Province|District|Division|Department|Governorate|Prefecture|Oblast)\s+of\s+(?:the\s+)?(.+)$")
+            .expect("valid subdivision pattern")
+    });
+    SUBDIVISION.captures(name).and_then(|c| c.get(1)).map_or(name, |m| m.as_str())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Sentences of eval/musique-unanswerable.jsonl's paragraphs (Wikipedia).
+    #[test]
+    fn a_last_hop_is_answered_by_the_entity_and_what_was_asked_of_it() {
+        let m = BuiltinModel::default();
+        let hop = "Who was in charge of Maharashtra?";
+        let member = "He represents the Ahmednagar constituency of Maharashtra and is a member of the Nationalist Congress Party.";
+        assert!(!answers_last_hop(&m, hop, "Maharashtra", member, "Gadakh Tukaram Gangadhar"));
+        let elected = "On 10 September 2012, parliament elected Hassan Sheikh Mohamud as the new President of Somalia.";
+        assert!(answers_last_hop(&m, "Who was in charge of Somalia?", "Somalia", elected, "Somalia"));
+        let hop = "What is the population of Kansas?";
+        assert!(!answers_last_hop(
+            &m,
+            hop,
+            "Kansas",
+            "As of the 2010 census, the city population was 2,062.",
+            "Hanston"
+        ));
+        assert!(answers_last_hop(&m, hop, "Kansas", "As of the 2010 census, the population was 2,853,118.", "Kansas"));
+        // A biography gives birth and death as its life span.
+        let weizman = "Ezer Weizman (15 June 1924 – 24 April 2005) was the seventh President of Israel.";
+        assert!(answers_last_hop(&m, "In what year was Ezer Weizman born?", "Ezer Weizman", weizman, "Ezer Weizman"));
+        // A synonym of the relation answers it.
+        let hop = "Who is the spouse of Raoul Walsh?";
+        assert!(answers_last_hop(&m, hop, "Raoul Walsh", "Walsh married Miriam Cooper in 1916.", "Raoul Walsh"));
+        assert!(!answers_last_hop(
+            &m,
+            hop,
+            "Raoul Walsh",
+            "The film's sets were designed by Edward Carrick.",
+            "Jump for Glory"
+        ));
+    }
 
     #[test]
     fn carries_the_name_into_the_next_hop() {
@@ -213,6 +287,7 @@ mod tests {
                 "In which area Intrepid Wind Farm is located?",
                 "Iowa",
             ),
+            ("Buyende is a town in the Eastern Region of Uganda.", "In which country is Buyende?", "Uganda"),
         ];
         let journal = "The Journal of Psychotherapy Integration is a peer-reviewed academic journal published by the American Psychological Association on behalf of the Society for the Exploration of Psychotherapy Integration.";
         assert_eq!(

@@ -23,11 +23,13 @@ pub mod meaning;
 mod names;
 mod scope;
 mod select;
+mod situation;
 pub mod table_row;
 pub mod table_text;
 pub mod yes_no;
 pub use answer_type::{AnswerType, classify};
 pub use scope::{asks_for_amount, input_numbers, states_amount};
+pub use situation::{describing_clause, relative_ask, situation_first, split_context};
 
 /// Years and the two-digit halves of sessions ("2024", "25") name the time a
 /// question speaks for, which the router has already turned into the as-of
@@ -539,16 +541,30 @@ impl ChatModel for BuiltinModel {
         if let Some(draft) = self.answer_both(question, evidence) {
             return Ok(draft);
         }
-        let chosen = match (split_context(question), situation_first(question)) {
-            (Some((ask, context)), _) => self.select_in_context(ask, context, evidence),
+        let chosen = match (split_context(question), situation_first(question), relative_ask(question)) {
+            (Some((ask, context)), _, _) => self.select_in_context(ask, context, evidence),
             // The situation told first often names the thing asked about
             // ("… through the events process. What goes in the Document
             // detail field?"): the whole question is tried first, the ask
             // alone when the situation's words dilute it past the threshold.
-            (None, Some((ask, context))) => Some(self.select(question, evidence))
+            (None, Some((ask, context)), _) => Some(self.select(question, evidence))
                 .filter(|c| !c.is_empty())
                 .unwrap_or_else(|| self.select_in_context(ask, context, evidence)),
-            (None, None) => self.select(question, evidence),
+            // "X is a district in Taipei, …, was Chiang Kai-shek, who died on
+            // which date?": the last clause asks, the ones before describe.
+            (None, None, Some((ask, context))) => Some(self.select_in_context(&ask, context, evidence))
+                .filter(|c| !c.is_empty())
+                .map(|c| c.into_iter().take(MAX_SENTENCES).collect())
+                .unwrap_or_else(|| self.select(question, evidence)),
+            // A last clause that only describes the answer ("…, who has served
+            // as …") may hold names its page never repeats: the ask alone is
+            // tried when the whole question finds nothing.
+            (None, None, None) => Some(self.select(question, evidence))
+                .filter(|c| !c.is_empty())
+                .or_else(|| {
+                    describing_clause(question).map(|(ask, clause)| self.select_in_context(&ask, clause, evidence))
+                })
+                .unwrap_or_default(),
         };
         let reply = chosen.first().and_then(|best| yes_no::reply(self, question, best));
         let sentences = chosen
@@ -585,39 +601,6 @@ fn restates(own: &BTreeSet<String>, context: &BTreeSet<String>) -> bool {
     rest.peek().is_some() && rest.all(|t| context.contains(t))
 }
 
-/// `"What can I claim? I have a 3-day audit …"` → the ask and the
-/// situation it is asked in; `None` for a plain question.
-pub fn split_context(question: &str) -> Option<(&str, &str)> {
-    let at = question.find('?')?;
-    let (ask, rest) = question.split_at(at + 1);
-    let rest = rest.trim();
-    (!rest.is_empty() && !rest.contains('?')).then_some((ask, rest))
-}
-
-/// `"My home was hit by a hurricane. Is there a program …?"` → the ask and
-/// the situation told before it; `None` unless the question ends with its
-/// only question mark after a sentence break (". " or "! " and a capital,
-/// so "Rs. 500" and "e.g. a" do not split) and both parts have 3 words.
-pub fn situation_first(question: &str) -> Option<(&str, &str)> {
-    let question = question.trim();
-    let at = question.find('?')?;
-    if at + 1 != question.len() {
-        return None;
-    }
-    let start = question[..at]
-        .char_indices()
-        .filter(|(i, c)| {
-            matches!(c, '.' | '!')
-                && question[i + 1..].starts_with(' ')
-                && question[i + 1..].trim_start().chars().next().is_some_and(char::is_uppercase)
-                && !question[..*i].ends_with(|c: char| c.is_ascii_digit())
-        })
-        .map(|(i, _)| i + 1)
-        .next_back()?;
-    let (context, ask) = (question[..start].trim(), question[start..].trim());
-    (ask.split_whitespace().count() >= 3 && context.split_whitespace().count() >= 3).then_some((ask, context))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -645,22 +628,6 @@ mod tests {
             join_wrapped_lines(table)
                 .starts_with("Hotel stays are capped per night: Metro cities | INR 6,000 Other cities | INR 3,500\n")
         );
-    }
-
-    #[test]
-    fn a_situation_before_or_after_the_question_is_context() {
-        let q = "My home was hit by a hurricane. Is there a program to get donated leave?";
-        assert_eq!(
-            situation_first(q),
-            Some(("Is there a program to get donated leave?", "My home was hit by a hurricane."))
-        );
-        assert_eq!(split_context(q), None);
-        let after = split_context("What can I claim? I have a 3-day audit in Hyderabad.");
-        assert_eq!(after, Some(("What can I claim?", "I have a 3-day audit in Hyderabad.")));
-        assert_eq!(situation_first("What can I claim? I have a 3-day audit in Hyderabad."), None);
-        assert_eq!(situation_first("Is the fee Rs. 500 for MTech students?"), None);
-        assert_eq!(situation_first("What is the hostel fee?"), None);
-        assert_eq!(situation_first("Version 2. Is it valid?"), None, "too short to be a situation");
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! - **Relative**: "last year's", "previous session", "last academic year"
 //!   name the session before today's.
 //! - **Session** (`2024-25`, `2024/25`, `FY 2024-25`): only with a cue right
-//!   before it (in, for, during, of, from, since, until, before, under, as of,
+//!   before it (in, for, during, of, from, until, before, under, as of,
 //!   FY, optionally followed by "the") or a cue right after it (session, year,
 //!   academic year, batch). A session glued to a name (`Circular-09-2024-25`)
 //!   or followed by a capitalised word (`the 2001–02 Football League season`,
@@ -13,13 +13,14 @@
 //!   and its last day.
 //! - **Date** (`1 March 2024`, `01.03.2024`), **month** (`March 2024`) or
 //!   **year** (`2024`, not followed by a capitalised word): only after a cue
-//!   (as of, as on, on, in, during, for, before, until, by, from, since,
-//!   prior to; a bare year only after in, during, as of, before, until, since
-//!   or prior to, and not before a unit: "in 2000 rupees"). `D` = that date, the month's or year's last day, or the day
+//!   (as of, as on, on, in, during, for, before, until, by, from, prior to;
+//!   a bare year only after in, during, as of, before, until or prior to, and not before a unit: "in 2000 rupees"). `D` = that date, the month's or year's last day, or the day
 //!   before it for "before"/"prior to". No `S` is set: it follows from `D`.
 //! - A time right after a past event verb ("founded in 2005", "born on 3
 //!   December 1967", "released in 2016") is when something happened, a fact
 //!   the question is about, and does not count.
+//! - "Since" never counts: "since 2016" runs to today, so today's
+//!   documents answer it.
 //! - It is historical only when the named time ends before today; the current
 //!   or a future session is reported but is not historical. Years inside
 //!   names without a cue ("RFC 7230") never count.
@@ -34,13 +35,13 @@ use regex::Regex;
 use super::re;
 
 const MONTHS: &str = "jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?";
-const CUE: &str = r"as\s+(?:of|on|at)|on|in|during|for|before|until|till|by|from|since|prior\s+to";
+const CUE: &str = r"as\s+(?:of|on|at)|on|in|during|for|before|until|till|by|from|prior\s+to";
 
 static RELATIVE: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?i)\b(?:last|previous|prior|preceding)\s+(?:academic\s+|financial\s+)?(?:year|session)(?:['’]s|s)?\b")
 });
 static SESSION_CUE_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)(?:\b(?:in|for|during|of|from|since|until|till|before|under|as\s+(?:of|on|at)|fy)\s+(?:the\s+)?|\bfy)$")
+    re(r"(?i)(?:\b(?:in|for|during|of|from|until|till|before|under|as\s+(?:of|on|at)|fy)\s+(?:the\s+)?|\bfy)$")
 });
 static SESSION_CUE_AFTER: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)^\s*(?:session|academic\s+year|financial\s+year|year|batch)\b"));
@@ -49,9 +50,7 @@ static DATE_CUE_BEFORE: LazyLock<Regex> = LazyLock::new(|| re(&format!(r"(?i)\b(
 static MONTH_YEAR: LazyLock<Regex> =
     LazyLock::new(|| re(&format!(r"(?i)\b({CUE})\s+({MONTHS})\.?,?\s+((?:19|20)\d{{2}})\b")));
 static YEAR: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)\b(in|during|as\s+(?:of|on|at)|before|until|till|since|prior\s+to)\s+(?:the\s+)?(?:year\s+)?((?:19|20)\d{2})\b",
-    )
+    re(r"(?i)\b(in|during|as\s+(?:of|on|at)|before|until|till|prior\s+to)\s+(?:the\s+)?(?:year\s+)?((?:19|20)\d{2})\b")
 });
 /// A past event verb right before the cue: the time is when something
 /// happened ("a house that was founded in 2005", "born on 3 December

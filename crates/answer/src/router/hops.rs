@@ -40,6 +40,7 @@ use std::sync::LazyLock;
 use regex::{Captures, Regex};
 
 use super::re;
+use crate::lexicon::is_demonym;
 
 const PEOPLE: &str = "person|one|someone|individual|manager|boss|head|lead|leader|man|woman|guy";
 /// Things a relative clause can pick out by a fact about them ("the country
@@ -55,8 +56,9 @@ const PERSON_RELATIONS: &str = "winner|recipient|receiver|composer|author|writer
 const THING_RELATIONS: &str = r"alma\s+mater|team|club|band|label|capital|birthplace|hometown|headquarters|city\s+of\s+birth|place\s+of\s+birth|country\s+of\s+(?:birth|origin|citizenship)|home\s+country|country";
 const PLACEHOLDER: &str = r"<answer \d+>";
 
-static RELATIVE: LazyLock<Regex> =
-    LazyLock::new(|| re(&format!(r"(?i)\bthe\s+({PEOPLE}|{ENTITIES})\s+(who|that|which|whom|where|in\s+which)\s+")));
+static RELATIVE: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(r"(?i)\bthe\s+({PEOPLE}|{ENTITIES})\s+(who|that|which|whom|where|in\s+which|containing)\s+"))
+});
 static ROLE_OF: LazyLock<Regex> =
     LazyLock::new(|| re(&format!(r"(?i)\bthe\s+({ROLES}|{PERSON_RELATIONS}|{THING_RELATIONS})\s+of\s+")));
 static COMPOUND_ROLE: LazyLock<Regex> =
@@ -82,8 +84,15 @@ static NAME: LazyLock<Regex> = LazyLock::new(|| {
     let particles = r"(?:(?:of|the|de|del|la|le|du|des|von|van|da|und|for)\s+)*";
     re(&format!(r"^(?:{PLACEHOLDER}|{word}(?:\s+{particles}{word})*)"))
 });
-static ONLY_ASKS: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?i)^\s*(?:who|what|where|(?:in\s+)?which\s+\w+)\s+(?:is|was|are|were)\s+$"));
+static ONLY_ASKS: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)^\s*(?:(?:who|what|where|(?:in\s+)?which\s+\w+)\s+(?:is|was|are|were)|name|identify)\s+$")
+});
+/// What may follow all a question asks for: nothing, or a clause that
+/// describes it ("Name the mother of X, who was the daughter of Y?").
+static ONLY_ASKS_AFTER: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)^\s*(?:\?|,\s*(?:who|which)\b.*)?\s*$"));
+/// A numbered title after a name: ", 4th Baron Stafford", ", 3rd Earl of Derby".
+static TITLE: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^,\s+\d+(?:st|nd|rd|th)\s+\p{Lu}\p{L}*(?:\s+(?:of\s+)?\p{Lu}\p{L}*)*"));
 static PRONOUN_START: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)^(?:i|we|you|they|he|she|it)\b"));
 /// An indefinite description of a kind of entity and what follows it:
 /// "by a singer-songwriter| from what state", "featuring an American
@@ -213,13 +222,21 @@ fn placeholder(n: usize) -> String {
 
 /// Whether `text[start..end]` is all the clause asks for ("Who is <it>?").
 fn asks_only_for(text: &str, start: usize, end: usize) -> bool {
-    ONLY_ASKS.is_match(&text[..start]) && text[end..].trim().is_empty()
+    ONLY_ASKS.is_match(&text[..start]) && ONLY_ASKS_AFTER.is_match(&text[end..])
 }
 
 fn relative(text: &str) -> Option<Found> {
     RELATIVE.captures_iter(text).find_map(|c| {
         let whole = c.get(0)?;
         let word = c[2].to_lowercase();
+        // "the country containing Nugegoda" → "Which country contains Nugegoda?"
+        if word == "containing" {
+            let name = NAME.find(&text[whole.end()..])?;
+            let end = whole.end() + name.end();
+            let hop = format!("Which {} contains {}?", c[1].to_lowercase(), name.as_str());
+            let pattern = format!("relative clause '{}'", &text[whole.start()..end]);
+            return Some(Found { hop, start: whole.start(), end, possessive: false, pattern });
+        }
         let place = word == "where" || word.starts_with("in");
         let clause = if place { bound_where(&text[whole.end()..]) } else { bound_relative(&text[whole.end()..]) };
         let named = clause
@@ -349,7 +366,14 @@ fn role_of(text: &str) -> Option<Found> {
         let relation = !listed(ROLES, &role);
         let object = if relation { rest.strip_prefix("the ").unwrap_or(rest) } else { rest };
         let name = NAME.find(object)?;
-        let end = whole.end() + (rest.len() - object.len()) + name.end();
+        // "the daughter of the English nobleman …": a nationality before a noun is no name.
+        let next = object[name.end()..].split_whitespace().next().unwrap_or_default();
+        if !name.as_str().contains(' ') && is_demonym(name.as_str(), next) {
+            return None;
+        }
+        // "Edward Stafford, 4th Baron Stafford": a numbered title is part of the name.
+        let title = TITLE.find(&object[name.end()..]).map_or(0, |t| t.end());
+        let end = whole.end() + (rest.len() - object.len()) + name.end() + title;
         let hop = relation_hop(&role, name.as_str());
         let pattern = format!("nested role '{}'", &text[whole.start()..end]);
         Some(Found { hop, start: whole.start(), end, possessive: false, pattern })

@@ -11,7 +11,9 @@
 //!   "terms and conditions", "travel and expense policy" and "leave and
 //!   attendance" are never split.
 //! - Split on a bare comma only when both sides start with a wh-word or an
-//!   auxiliary ("What is the DA, what is the hotel cap?").
+//!   auxiliary ("What is the DA, what is the hotel cap?") and the left side
+//!   asks on its own: an auxiliary must be followed by a lower-case word and
+//!   no wh-word ("Do Lafzon Ki Kahani, is a 2016 film, …" is one question).
 //! - An elliptical part ("And the hotel cap?") borrows the opening of the
 //!   part before it ("How much is"), or else becomes "What about …?".
 
@@ -167,7 +169,7 @@ fn clauses(sentence: &str) -> (Vec<String>, Vec<String>) {
         let word = m.as_str().trim_matches([',', ' ']).to_lowercase();
         let comma_only = word.is_empty();
         let splits = if comma_only {
-            QUESTION_START.is_match(right) && QUESTION_START.is_match(left)
+            QUESTION_START.is_match(right) && asks_on_its_own(left)
         } else {
             NEW_CLAUSE.is_match(right)
         };
@@ -179,6 +181,21 @@ fn clauses(sentence: &str) -> (Vec<String>, Vec<String>) {
     }
     parts.push(sentence[start..].trim().to_string());
     (parts, joiners)
+}
+
+/// Whether `left`, the text before a bare comma, is a question of its own:
+/// it opens with a wh-word, or with an auxiliary followed by a lower-case
+/// word and no wh-word later. "Do Lafzon Ki Kahani, is a 2016 … film" opens
+/// with a title, not a question, and "Do X, …, released in which year, is …"
+/// asks which year.
+fn asks_on_its_own(left: &str) -> bool {
+    static WH_START: LazyLock<Regex> = LazyLock::new(|| re(&format!(r"(?i)^(?:{WH})\b")));
+    static WH_WORD: LazyLock<Regex> = LazyLock::new(|| re(&format!(r"(?i)\b(?:{WH})\b")));
+    if WH_START.is_match(left) {
+        return true;
+    }
+    let mut words = left.split_whitespace().skip(1);
+    QUESTION_START.is_match(left) && words.any(|w| w.starts_with(char::is_lowercase)) && !WH_WORD.is_match(left)
 }
 
 /// `part` as a question that stands alone: no leading conjunction, a capital
