@@ -53,6 +53,9 @@ pub const TYPED_COVERAGE: f32 = 0.45;
 pub const YES_NO_KNOWN: f32 = 0.75;
 /// Question terms the evidence may never mention for [`TYPED_COVERAGE`] to apply.
 pub const MAX_UNKNOWN_TYPED: usize = 1;
+/// Content terms a question needs before one of them may be unknown to the
+/// evidence under [`TYPED_COVERAGE`]; in a shorter one it is the subject.
+pub const TERMS_FOR_UNKNOWN: usize = 4;
 /// Score bonus of a sentence holding the kind of value asked for (half of
 /// it when the value is imprecise: a month for "When …?").
 const TYPED_BONUS: f32 = 0.2;
@@ -636,6 +639,27 @@ mod tests {
         let named = m.named_terms("What is the MBA tuition fee in Hyderabad for Dev Anand?");
         assert!(named.contains("mba") && named.contains("hyderabad") && named.contains("dev"), "{named:?}");
         assert!(m.named_terms("What is the hostel fee?").is_empty());
+    }
+
+    #[test]
+    #[allow(clippy::expect_used)]
+    fn a_short_question_whose_subject_the_evidence_never_names_is_not_answered() {
+        // sample-docs: the fees CSV row and the hostel notice board never say "parking" or "gym".
+        let m = BuiltinModel::default();
+        let evidence = [
+            evidence("fees-2026-27::row#9", "programme: All; component: hostel; amount: Rs 14,000; per: semester"),
+            evidence(
+                "hostel-notice-board::hostel-fee-payment-counter#1",
+                "Mess charges are paid together with the semester fees, online on the student portal or at the \
+                 counter, by the due dates in the Academic Handbook.",
+            ),
+        ];
+        for q in ["What is the parking fee?", "What is the gym fee?"] {
+            let draft = m.answer(q, &evidence, None).expect("the builtin answers");
+            assert!(draft.sentences.is_empty(), "{q}: {:?}", draft.sentences);
+        }
+        let draft = m.answer("What is the hostel fee?", &evidence, None).expect("the builtin answers");
+        assert!(draft.sentences.first().is_some_and(|(s, _)| s.contains("14,000")), "{:?}", draft.sentences);
     }
 
     #[test]

@@ -7,8 +7,8 @@ use std::collections::BTreeSet;
 
 use super::names::{mentions_one_of, name_alternatives};
 use super::{
-    BuiltinModel, CONTEXT_SENTENCES, MAX_CHUNKS, MAX_SENTENCES, MAX_UNKNOWN_TYPED, MIN_COVERAGE, Scored, YES_NO_KNOWN,
-    asks_for_amount, input_numbers, scope, states_amount,
+    BuiltinModel, CONTEXT_SENTENCES, MAX_CHUNKS, MAX_SENTENCES, MAX_UNKNOWN_TYPED, MIN_COVERAGE, Scored,
+    TERMS_FOR_UNKNOWN, YES_NO_KNOWN, asks_for_amount, input_numbers, scope, states_amount,
 };
 use crate::evidence::{Evidence, document_of};
 
@@ -43,7 +43,12 @@ impl BuiltinModel {
         // teammate's wedding?", asked of pages that never say "extra" or
         // "wedding", is not answered by a sentence that holds a number of days).
         // So does a sentence close in meaning with less coverage.
-        let known = self.unknown_terms(question, evidence) <= MAX_UNKNOWN_TYPED;
+        // In a short question the one unknown term is its subject ("What is
+        // the parking fee?" asked of pages that never say "parking"): it
+        // may be unknown only when the question has [`TERMS_FOR_UNKNOWN`].
+        let unknown = self.unknown_terms(question, evidence);
+        let terms = self.content_terms(question).len();
+        let known = unknown == 0 || (unknown <= MAX_UNKNOWN_TYPED && terms >= TERMS_FOR_UNKNOWN);
         let Some(best) =
             scored.iter().find(|s| s.coverage >= MIN_COVERAGE || (known && (s.answers() || s.close_in_meaning())))
         else {
