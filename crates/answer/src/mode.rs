@@ -1,7 +1,8 @@
 //! Which path answers: `classic` (one search per part, no model decisions),
 //! `agent` (the loop), or `auto` (the router sends multi-part and multi-hop
 //! questions to the loop and everything else to the classic path, so simple
-//! questions cost what they cost on the classic path).
+//! questions cost what they cost on the classic path; a bridged chain the
+//! builtin plans stays on the classic path, which checks its last hop).
 
 use std::str::FromStr;
 use std::sync::Arc;
@@ -69,7 +70,12 @@ pub fn answer(
         Mode::Agent => true,
         Mode::Auto => {
             let route = router::route(question, today, reader.settings().session_start_month);
-            matches!(route.label, RouteLabel::MultiPart | RouteLabel::MultiHop)
+            // A model that plans in code (the builtin) follows a bridged
+            // chain as the classic path does, and only the classic path
+            // checks that the last hop answered what was asked
+            // ([`crate::plan::answers_last_hop`]).
+            let chained_in_code = route.bridged && model.plans_in_code();
+            matches!(route.label, RouteLabel::MultiPart | RouteLabel::MultiHop) && !chained_in_code
         }
     };
     if use_agent {
