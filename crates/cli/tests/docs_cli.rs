@@ -31,3 +31,13 @@ fn docs_set_and_unset_change_status_at_once() {
     assert!(lib.run(&["docs", "unset", "circular-03", "session"]).status.success());
     assert_eq!(status(&lib).0, "current");
 }
+
+#[test]
+fn asking_an_empty_library_warns_that_it_is_empty() {
+    let lib = common::Library::hash(8);
+    let out = lib.run(&["ask", "How many days of leave do I get?"]);
+    assert!(out.status.success(), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("holds no documents") && stderr.contains("almirah index"), "{stderr}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("I could not find this in the documents."));
+}

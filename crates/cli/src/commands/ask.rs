@@ -22,6 +22,15 @@ pub fn run(
         !question.trim().is_empty(),
         "the question is empty: almirah ask \"How many days of leave do I get?\""
     );
+    // A mistyped --data-dir opens a new, empty library: say so, or every
+    // answer reads "not in the documents" for no visible reason.
+    let library = engine.status()?;
+    if library.documents == 0 {
+        eprintln!(
+            "warning: the library in {} holds no documents (none you may see); index a folder first: almirah index <folder>",
+            library.data_dir
+        );
+    }
     let today = as_of.map_or_else(|| chrono::Local::now().date_naive(), |a| a.date);
     let quiet = json;
     let status = move |line: &str| {
