@@ -143,6 +143,8 @@ pub fn ask(
     let searched = &queries[..queries.len().min(if hops { crate::plan::MAX_HOPS } else { 4 })];
     // A multi-hop answer is the last hop's: the bridges alone answer nothing.
     let mut last_hop_answered = false;
+    // Built once: its tokenizer reads every hop's sentences.
+    let builtin = BuiltinModel::default();
     for (i, template) in searched.iter().enumerate() {
         let Some(query) = crate::plan::fill(template, &answers) else { break };
         check_cancelled(status)?;
@@ -163,9 +165,7 @@ pub fn ask(
             let new = draft.sentences.iter().any(|(t, keys)| {
                 let title = evidence.iter().find(|e| keys.contains(&e.key)).map_or("", |e| e.title.as_str());
                 !run.draft.sentences.iter().any(|(s, _)| s == t)
-                    && bridge
-                        .as_deref()
-                        .is_none_or(|b| crate::plan::answers_last_hop(&BuiltinModel::default(), &query, b, t, title))
+                    && bridge.as_deref().is_none_or(|b| crate::plan::answers_last_hop(&builtin, &query, b, t, title))
             });
             last_hop_answered = i + 1 == searched.len() && new;
         }

@@ -63,8 +63,7 @@ pub fn relative_ask(question: &str) -> Option<(String, &str)> {
     }
     let cut = question.rfind(", ")?;
     let (before, clause) = (question[..cut].trim(), question[cut + 2..].trim());
-    let words: Vec<String> =
-        clause.split_whitespace().map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase()).collect();
+    let words = lower_words(clause);
     let relative = matches!(words.first().map(String::as_str), Some("who" | "which" | "whose"));
     let asks = words.iter().skip(1).any(|w| matches!(w.as_str(), "what" | "which" | "when" | "where" | "whom" | "how"));
     if !relative || !asks || before.split_whitespace().count() < 3 {
@@ -83,16 +82,18 @@ pub fn describing_clause(question: &str) -> Option<(String, &str)> {
     let question = question.trim().trim_end_matches('?').trim_end();
     let cut = question.rfind(", ")?;
     let (ask, clause) = (question[..cut].trim(), question[cut + 2..].trim());
-    let words = |text: &str| -> Vec<String> {
-        text.split_whitespace().map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase()).collect()
-    };
-    let (asked, described) = (words(ask), words(clause));
+    let (asked, described) = (lower_words(ask), lower_words(clause));
     let wh = |w: &String| WH_WORDS.contains(&w.as_str());
     let relative = matches!(described.first().map(String::as_str), Some("who" | "which" | "whose" | "that"));
     if !relative || described.iter().skip(1).any(wh) || !asked.iter().any(wh) || asked.len() < 3 {
         return None;
     }
     Some((format!("{ask}?"), clause))
+}
+
+/// The words of `text`, lower-cased, without punctuation.
+fn lower_words(text: &str) -> Vec<String> {
+    text.split_whitespace().map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase()).collect()
 }
 
 /// Words that ask.
