@@ -143,8 +143,9 @@ pub fn ask(
     let searched = &queries[..queries.len().min(if hops { crate::plan::MAX_HOPS } else { 4 })];
     // A multi-hop answer is the last hop's: the bridges alone answer nothing.
     let mut last_hop_answered = false;
-    // Built once: its tokenizer reads every hop's sentences.
-    let builtin = BuiltinModel::default();
+    // Built once: it judges every hop's last sentence, focuses a small
+    // model's evidence and answers when the model does not.
+    let builtin = BuiltinModel::for_reader(reader);
     for (i, template) in searched.iter().enumerate() {
         let Some(query) = crate::plan::fill(template, &answers) else { break };
         check_cancelled(status)?;
@@ -152,7 +153,7 @@ pub fn ask(
         let results = search(&snapshot, &query, &mut trace)?;
         let evidence: Vec<Evidence> = results.results.hits.iter().take(EVIDENCE_K).map(Evidence::from).collect();
         check_cancelled(status)?;
-        let draft = draft_and_verify(model, &query, &evidence, &mut trace);
+        let draft = draft_and_verify(model, &builtin, &query, &evidence, &mut trace);
         if hops {
             let bridge = answers.last().cloned();
             match draft.sentences.first().and_then(|(s, _)| crate::plan::bridge_entity(s, &query)) {
@@ -284,13 +285,15 @@ fn search(snapshot: &Snapshot<'_>, query: &str, trace: &mut Trace) -> almirah_co
 
 fn call_model(
     model: &dyn ChatModel,
+    builtin: &BuiltinModel,
     question: &str,
     evidence: &[Evidence],
     note: Option<&str>,
     trace: &mut Trace,
 ) -> Draft {
     let started = Instant::now();
-    let draft = match model.answer(question, evidence, note) {
+    let shown = crate::focus::shown(model, builtin, question, evidence);
+    let draft = match model.answer(question, &shown, note) {
         Ok(d) => d,
         Err(e) => {
             trace.steps.push(Step::Note { text: format!("{PROVIDER_ERROR}: {e}") });
@@ -308,23 +311,30 @@ fn call_model(
     draft
 }
 
-/// Draft, check every sentence, regenerate once if any fails, then drop
-/// the sentences that still fail.
-fn draft_and_verify(model: &dyn ChatModel, question: &str, evidence: &[Evidence], trace: &mut Trace) -> Draft {
-    let first = call_model(model, question, evidence, None, trace);
+/// Draft, check every sentence against its whole chunk, regenerate once if
+/// any fails, then drop the sentences that still fail; `builtin` answers
+/// when none is left ([`crate::fallback::builtin_instead`]).
+fn draft_and_verify(
+    model: &dyn ChatModel,
+    builtin: &BuiltinModel,
+    question: &str,
+    evidence: &[Evidence],
+    trace: &mut Trace,
+) -> Draft {
+    let first = call_model(model, builtin, question, evidence, None, trace);
     let failures = crate::verify::failures(&first, evidence, question);
     let verified = if failures.is_empty() {
         crate::verify::record(&first, evidence, question, trace);
         first
     } else {
-        let second = call_model(model, question, evidence, Some(&failures.join("; ")), trace);
+        let second = call_model(model, builtin, question, evidence, Some(&failures.join("; ")), trace);
         crate::verify::record(&second, evidence, question, trace);
         crate::verify::keep_verified(second, evidence, question)
     };
     if provider_error(trace).is_some() {
         return verified;
     }
-    crate::fallback::builtin_instead(&model.id(), verified, question, evidence, trace)
+    crate::fallback::builtin_instead(builtin, &model.id(), verified, question, evidence, trace)
 }
 
 /// The answer text with `[key]` marks, its citations and the withheld notes.

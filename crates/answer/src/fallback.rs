@@ -14,12 +14,15 @@ use crate::evidence::Evidence;
 use crate::model::{ChatModel, Draft};
 use crate::trace::{Step, Trace};
 
-/// `draft` (the configured model's verified draft), or the builtin's
+/// `draft` (the configured model's verified draft), or `builtin`'s
 /// verified draft from `evidence` when `draft` has no sentence, `model_id`
-/// is not the builtin and the builtin finds a verified answer. The
-/// builtin's draft keeps `draft`'s token usage; its `dropped` is 0, because
-/// the note says why the configured model's sentences are not shown.
+/// is not the builtin and the builtin finds a verified answer. `builtin`
+/// is the question's own ([`BuiltinModel::for_reader`]: by meaning, as
+/// the builtin answers on its own). The builtin's draft keeps `draft`'s
+/// token usage; its `dropped` is 0, because the note says why the
+/// configured model's sentences are not shown.
 pub fn builtin_instead(
+    builtin: &BuiltinModel,
     model_id: &str,
     draft: Draft,
     question: &str,
@@ -29,7 +32,7 @@ pub fn builtin_instead(
     if !draft.sentences.is_empty() || model_id == "builtin" || evidence.is_empty() {
         return draft;
     }
-    let Ok(builtin) = BuiltinModel::default().answer(question, evidence, None) else { return draft };
+    let Ok(builtin) = builtin.answer(question, evidence, None) else { return draft };
     let builtin = crate::verify::keep_verified(builtin, evidence, question);
     if builtin.sentences.is_empty() {
         return draft;

@@ -17,6 +17,7 @@ use std::collections::HashMap;
 use crate::builtin::{BuiltinModel, join_wrapped_lines, table_text};
 use crate::citations::split_sentences;
 use crate::evidence::Evidence;
+use crate::model::ChatModel;
 
 /// How much of the evidence a focused prompt shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,14 +35,23 @@ impl Focus {
     pub const SMALL: Focus = Focus { passages: 5, words: 120 };
 }
 
-/// The passages of `evidence` to show for `question`: at most
+/// The evidence a drafting prompt shows `model`: [`focused`] by `builtin`
+/// (the question's own, [`BuiltinModel::for_reader`]) with [`Focus::SMALL`]
+/// when the model [reads focused
+/// evidence](ChatModel::reads_focused_evidence), else all of it.
+pub fn shown(model: &dyn ChatModel, builtin: &BuiltinModel, question: &str, evidence: &[Evidence]) -> Vec<Evidence> {
+    if model.reads_focused_evidence() { focused(builtin, question, evidence, Focus::SMALL) } else { evidence.to_vec() }
+}
+
+/// The passages of `evidence` to show for `question`, scored by `builtin`
+/// (by meaning too when it has the library's embedder): at most
 /// `focus.passages`, the one holding the best-scored sentence first, each
 /// cut to at most `focus.words` words around its best sentence (an elided
 /// start or end is marked "…"). Passages none of whose sentences share a
 /// term with the question follow in retrieval order. Keys, titles,
 /// headings and notes are kept; only `text` is cut.
-pub fn focused(question: &str, evidence: &[Evidence], focus: Focus) -> Vec<Evidence> {
-    let scored = BuiltinModel::default().score_in(question, evidence, evidence.len());
+pub fn focused(builtin: &BuiltinModel, question: &str, evidence: &[Evidence], focus: Focus) -> Vec<Evidence> {
+    let scored = builtin.score_in(question, evidence, evidence.len());
     // The best score of each sentence, by chunk key and sentence text.
     let mut best: HashMap<(&str, &str), f32> = HashMap::new();
     for s in &scored {

@@ -25,7 +25,8 @@ pub fn draft_schema(keys: &[String]) -> Value {
     }, "required": ["sentences"]})
 }
 
-/// Draft with structured output.
+/// Draft with structured output over exactly `evidence` (its first
+/// [`MAX_DRAFT_CHUNKS`]; the caller focuses it: [`crate::focus::shown`]).
 ///
 /// # Errors
 /// The model's errors; [`ModelError::BadReply`] when the reply is not the JSON asked for.
@@ -36,8 +37,6 @@ pub fn structured(
     retry_note: Option<&str>,
 ) -> Result<Draft, ModelError> {
     let evidence = &evidence[..evidence.len().min(MAX_DRAFT_CHUNKS)];
-    let shown = crate::providers::shown_evidence(model, question, evidence);
-    let evidence = shown.as_slice();
     if evidence.is_empty() {
         return Ok(Draft::default());
     }

@@ -6,12 +6,14 @@
 //! check and the stop reason; it never touches the network or the disk.
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use almirah_core::freshness::AsOf;
 
 use super::exec::{ToolOutcome, render};
 use super::tools::{self, ToolRequest};
 use super::{AgentConfig, AgentContext, action, prompt, sufficiency};
+use crate::builtin::BuiltinModel;
 use crate::evidence::Evidence;
 use crate::model::{ChatRequest, ChatResponse, Draft, Message, ModelError, Purpose, Role, ToolCall};
 use crate::trace::{Step, StopReason, Trace};
@@ -72,6 +74,9 @@ pub struct Machine {
     pub input_tokens: u64,
     /// The trace so far.
     pub trace: Trace,
+    /// The builtin that focuses a small model's evidence and answers when
+    /// the model does not ([`Machine::with_builtin`]).
+    builtin: Arc<BuiltinModel>,
 }
 
 impl Machine {
@@ -101,7 +106,20 @@ impl Machine {
             last_missing: None,
             input_tokens: 0,
             trace,
+            builtin: Arc::new(BuiltinModel::default()),
         }
+    }
+
+    /// The machine with `builtin` ([`BuiltinModel::for_reader`]: by
+    /// meaning) in place of the words-only default.
+    pub fn with_builtin(mut self, builtin: Arc<BuiltinModel>) -> Self {
+        self.builtin = builtin;
+        self
+    }
+
+    /// The builtin this machine focuses evidence and falls back with.
+    pub fn builtin(&self) -> Arc<BuiltinModel> {
+        self.builtin.clone()
     }
 
     /// The question.
@@ -342,8 +360,14 @@ impl Machine {
             return;
         }
         let verified = crate::verify::keep_verified(draft, &self.evidence, &question);
-        self.draft =
-            Some(crate::fallback::builtin_instead(model, verified, &question, &self.evidence, &mut self.trace));
+        self.draft = Some(crate::fallback::builtin_instead(
+            &self.builtin,
+            model,
+            verified,
+            &question,
+            &self.evidence,
+            &mut self.trace,
+        ));
         self.phase = Phase::Done;
     }
 

@@ -66,7 +66,8 @@ pub async fn run(
         reader.snapshot_with_max_age(as_of, Duration::from_millis(cfg.budgets.max_wall_ms) + SNAPSHOT_GRACE)?;
     let hops = route.label == RouteLabel::MultiHop;
     let parts = if route.parts.is_empty() { vec![question.to_string()] } else { route.parts.clone() };
-    let mut m = Machine::new(question, parts, hops, as_of, cfg.for_model(model.as_ref()), trace);
+    let builtin = Arc::new(crate::builtin::BuiltinModel::for_reader(reader));
+    let mut m = Machine::new(question, parts, hops, as_of, cfg.for_model(model.as_ref()), trace).with_builtin(builtin);
     let policy = super::policy::for_model(model.clone());
     loop {
         crate::classic::check_cancelled(status)?;
@@ -125,12 +126,16 @@ async fn draft(model: Arc<dyn ChatModel>, m: &Machine, retry_note: Option<String
     let evidence = m.evidence.clone();
     let outcomes: Vec<ToolOutcome> = m.outcomes().to_vec();
     let structured = m.config().action_mode();
+    let builtin = m.builtin();
     let job = tokio::task::spawn_blocking(move || {
-        if structured && !model.drafts_per_query() {
-            return super::draft::structured(model.as_ref(), &question, &evidence, retry_note.as_deref());
-        }
         if !model.drafts_per_query() {
-            return model.answer(&question, &evidence, retry_note.as_deref());
+            let cap = if structured { super::draft::MAX_DRAFT_CHUNKS } else { evidence.len() };
+            let shown = crate::focus::shown(model.as_ref(), &builtin, &question, &evidence[..cap.min(evidence.len())]);
+            return if structured {
+                super::draft::structured(model.as_ref(), &question, &shown, retry_note.as_deref())
+            } else {
+                model.answer(&question, &shown, retry_note.as_deref())
+            };
         }
         let mut merged = Draft::default();
         for o in outcomes.iter().filter(|o| !o.evidence.is_empty()) {

@@ -166,6 +166,16 @@ impl BuiltinModel {
         Self { meaning, ..Self::default() }
     }
 
+    /// The builtin for answering over `reader`'s library: by meaning with
+    /// the library's embedder ([`Self::with_meaning`]), or by words alone
+    /// when the embedder cannot be loaded. The classic path, the agent's
+    /// planner, evidence focusing and the fallback all judge sentences
+    /// with it, so a configured model's fallback quotes what the builtin
+    /// would.
+    pub fn for_reader(reader: &almirah_core::Reader<'_>) -> Self {
+        reader.embedder().map_or_else(|_| Self::default(), Self::with_meaning)
+    }
+
     /// Content terms of `text` (stemmed, stop words removed).
     pub fn content_terms(&self, text: &str) -> BTreeSet<String> {
         self.tokenizer

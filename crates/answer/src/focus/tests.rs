@@ -38,7 +38,7 @@ fn the_answering_passage_comes_first_cut_around_its_sentence() {
     let evidence = leave_sections();
     assert!(evidence.len() > Focus::SMALL.passages, "the page has more sections than a focused prompt shows");
     let question = "How much administrative leave can I get to vote in an election?";
-    let shown = focused(question, &evidence, Focus::SMALL);
+    let shown = focused(&BuiltinModel::default(), question, &evidence, Focus::SMALL);
 
     assert_eq!(shown.len(), Focus::SMALL.passages);
     assert!(shown[0].text.contains("up to 4 hours for each election event"), "first: {}", shown[0].text);
@@ -52,7 +52,12 @@ fn the_answering_passage_comes_first_cut_around_its_sentence() {
 #[test]
 fn focused_passages_keep_their_keys_and_only_the_chunks_own_words() {
     let evidence = leave_sections();
-    let shown = focused("How many hours of sick leave do I earn each pay period?", &evidence, Focus::SMALL);
+    let shown = focused(
+        &BuiltinModel::default(),
+        "How many hours of sick leave do I earn each pay period?",
+        &evidence,
+        Focus::SMALL,
+    );
     let keys: BTreeSet<&str> = shown.iter().map(|e| e.key.as_str()).collect();
     assert_eq!(keys.len(), shown.len(), "no passage twice");
     for s in &shown {
@@ -73,7 +78,12 @@ fn short_chunks_are_shown_whole_and_unrelated_ones_keep_retrieval_order() {
         chunk("b::x#1", "Parking permits are issued by the estate office on request."),
         chunk("c::x#1", "Hostel residents pay half the hostel fee in the 2026-27 session."),
     ];
-    let shown = focused("How much hostel fee do residents pay?", &evidence, Focus { passages: 2, words: 120 });
+    let shown = focused(
+        &BuiltinModel::default(),
+        "How much hostel fee do residents pay?",
+        &evidence,
+        Focus { passages: 2, words: 120 },
+    );
     assert_eq!(shown.iter().map(|e| e.key.as_str()).collect::<Vec<_>>(), ["c::x#1", "a::x#1"]);
     assert_eq!(shown[0].text, evidence[2].text, "a chunk within the budget is shown whole");
 }

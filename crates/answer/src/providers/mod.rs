@@ -107,8 +107,11 @@ pub struct Endpoint {
     pub key: Option<FoundKey>,
 }
 
-/// `answer` for HTTP models: one chat call with the answer prompt, no tools.
-/// No evidence means no call and no sentences (the abstention).
+/// `answer` for HTTP models: one chat call with the answer prompt over
+/// exactly `evidence` (a caller focuses it first for a model that [reads
+/// focused evidence](ChatModel::reads_focused_evidence):
+/// [`crate::focus::shown`]), no tools. No evidence means no call and no
+/// sentences (the abstention).
 fn answer_with(
     model: &dyn ChatModel,
     question: &str,
@@ -118,24 +121,12 @@ fn answer_with(
     if evidence.is_empty() {
         return Ok(Draft::default());
     }
-    let shown = shown_evidence(model, question, evidence);
-    let messages = prompt::answer_messages(question, &shown, retry_note, prompt::Citing::Numbers);
+    let messages = prompt::answer_messages(question, evidence, retry_note, prompt::Citing::Numbers);
     let reply = model.chat(&ChatRequest { messages, ..Default::default() })?;
     if reply.content.trim().is_empty() {
         return Err(ModelError::BadReply(format!("{}: empty answer", model.id())));
     }
-    Ok(prompt::parse_draft(&reply.content, reply.usage, &shown))
-}
-
-/// The evidence a drafting prompt shows `model`: focused
-/// ([`crate::focus::focused`]) when it [reads focused
-/// evidence](ChatModel::reads_focused_evidence), else all of it.
-pub(crate) fn shown_evidence(model: &dyn ChatModel, question: &str, evidence: &[Evidence]) -> Vec<Evidence> {
-    if model.reads_focused_evidence() {
-        crate::focus::focused(question, evidence, crate::focus::Focus::SMALL)
-    } else {
-        evidence.to_vec()
-    }
+    Ok(prompt::parse_draft(&reply.content, reply.usage, evidence))
 }
 
 fn transport_config(key: Option<FoundKey>, auth: AuthStyle, options: &ProviderOptions) -> TransportConfig {

@@ -151,6 +151,15 @@ impl<'e> Reader<'e> {
         self.audience
     }
 
+    /// The library's embedder as a shared handle (built on first use), for
+    /// answer code that compares sentences by meaning.
+    ///
+    /// # Errors
+    /// [`Error`]s of loading the configured embedder (missing model files).
+    pub fn embedder(&self) -> Result<Arc<dyn Embedder>> {
+        self.embedder.shared()
+    }
+
     /// When a question speaks for: `date` (default today) and `session`
     /// (default the configured override, else the session containing the
     /// date). A session without a date is a historical question: `D`
