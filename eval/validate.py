@@ -182,9 +182,13 @@ def check_set(root: Path, spec: dict) -> tuple[list[str], list[str], dict]:
             d = None
         if d is None:
             problems.append(f"{where}: as_of must be YYYY-MM-DD, got {as_of!r}")
-        extra = set(item) - {"id", "question", "as_of", "expect"}
+        extra = set(item) - {"id", "question", "as_of", "expect", "half"}
         if extra:
             problems.append(f"{where}: unknown keys {sorted(extra)}")
+        # "half": "tuning" pins a question quoted in the source to the tuning
+        # half (crates/answer/tests/contamination.rs); nothing else is allowed.
+        if "half" in item and item["half"] != "tuning":
+            problems.append(f"{where}: half may only be \"tuning\", got {item['half']!r}")
         exp = item.get("expect")
         if not isinstance(exp, dict):
             problems.append(f"{where}: missing expect")

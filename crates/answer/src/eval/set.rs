@@ -30,6 +30,21 @@ pub struct EvalItem {
     /// Expectations.
     #[serde(default)]
     pub expect: Expect,
+    /// A half fixed by hand instead of by the hash of the id: only ever
+    /// [`Half::Tuning`], for a question whose wording the source or the
+    /// tests quote (a rule was written while looking at it, so its result
+    /// is no honest figure). `tests/contamination.rs` keeps the reporting
+    /// half free of quoted questions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub half: Option<Half>,
+}
+
+impl EvalItem {
+    /// The half this question falls in: its pinned [`EvalItem::half`], else
+    /// [`Half::of`] its id.
+    pub fn half(&self) -> Half {
+        self.half.unwrap_or_else(|| Half::of(&self.id))
+    }
 }
 
 /// Which half of a set an evaluation runs. Each question falls in one
@@ -54,9 +69,14 @@ impl Half {
         if blake3::hash(id.as_bytes()).as_bytes()[0].is_multiple_of(2) { Half::Tuning } else { Half::Reporting }
     }
 
-    /// Whether the question `id` runs in this half.
+    /// Whether the question `id` (not pinned to a half) runs in this half.
     pub fn holds(self, id: &str) -> bool {
         self == Half::All || Half::of(id) == self
+    }
+
+    /// Whether `item` runs in this half, honouring a pinned half.
+    pub fn holds_item(self, item: &EvalItem) -> bool {
+        self == Half::All || item.half() == self
     }
 }
 
@@ -126,5 +146,17 @@ mod tests {
         assert!(items[0].expect.abstain);
         assert_eq!(errors.len(), 1);
         assert_eq!(errors[0].0, 2);
+    }
+
+    #[test]
+    fn a_pinned_half_overrides_the_hash() {
+        // "q0" and "q1" fall in different halves by hash; pinning both to
+        // tuning keeps both out of the reporting half.
+        let text = "{\"id\":\"q0\",\"question\":\"a?\",\"half\":\"tuning\"}\n{\"id\":\"q1\",\"question\":\"b?\",\"half\":\"tuning\"}\n{\"id\":\"q0x\",\"question\":\"c?\"}";
+        let (items, errors) = load(text);
+        assert!(errors.is_empty(), "{errors:?}");
+        assert!(items[..2].iter().all(|i| i.half() == Half::Tuning && !Half::Reporting.holds_item(i)));
+        assert_eq!(items[2].half(), Half::of("q0x"));
+        assert_ne!(Half::of("q0"), Half::of("q1"), "the ids were chosen to fall in different halves by hash");
     }
 }

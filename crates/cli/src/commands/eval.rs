@@ -88,7 +88,7 @@ pub fn run(
         eprintln!("{}:{line}: skipped a malformed line: {err}", path.display());
     }
     let total = items.len();
-    items.retain(|item| set.half.holds(&item.id));
+    items.retain(|item| set.half.holds_item(item));
     if items.is_empty() {
         bail!(
             "{} holds no questions{}",
