@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use crate::builtin::BuiltinModel;
 use crate::evidence::Evidence;
 use crate::model::{ChatModel, Draft};
+use crate::question::Question;
 use crate::router::{self, RouteLabel};
 use crate::trace::{Step, StopReason, Trace, TraceHit};
 
@@ -111,12 +112,13 @@ impl<F: Fn(&str)> Status for F {
 pub fn ask(
     reader: &Reader<'_>,
     model: &dyn ChatModel,
-    question: &str,
+    parsed: &Question,
     today: NaiveDate,
     status: &dyn Status,
 ) -> almirah_core::Result<Answer> {
     let started = Instant::now();
-    let Prepared { route, as_of, mut trace, label } = prepare(reader, question, today);
+    let question = parsed.text();
+    let Prepared { route, as_of, mut trace, label } = prepare(reader, parsed, today);
     if route.label == RouteLabel::ChitChat {
         trace.stop_reason = StopReason::ChitChat;
         trace.total_ms = started.elapsed().as_secs_f64() * 1000.0;
@@ -153,7 +155,9 @@ pub fn ask(
         let results = search(&snapshot, &query, &mut trace)?;
         let evidence: Vec<Evidence> = results.results.hits.iter().take(EVIDENCE_K).map(Evidence::from).collect();
         check_cancelled(status)?;
-        let draft = draft_and_verify(model, &builtin, &query, &evidence, &mut trace);
+        // A part or a hop is a question of its own; the whole question is parsed already.
+        let asked = if query == question { parsed.clone() } else { Question::parse(&query) };
+        let draft = draft_and_verify(model, &builtin, &asked, &evidence, &mut trace);
         if hops {
             let bridge = answers.last().cloned();
             match draft.sentences.first().and_then(|(s, _)| crate::plan::bridge_entity(s, &query)) {
@@ -183,7 +187,7 @@ pub fn ask(
         answer.text = format!("Could not answer: the chat model {} failed ({error}).", model.id());
         answer.trace.stop_reason = StopReason::ProviderUnavailable;
     } else if answer.citations.is_empty() {
-        answer.text = only_withheld_message(question, &last_results, as_of).unwrap_or_else(|| ABSTAIN.to_string());
+        answer.text = only_withheld_message(parsed, &last_results, as_of).unwrap_or_else(|| ABSTAIN.to_string());
         answer.abstained = answer.text == ABSTAIN;
         answer.trace.stop_reason = if answer.abstained { StopReason::Abstained } else { StopReason::OnlyWithheld };
     }
@@ -203,7 +207,7 @@ pub(crate) struct Prepared {
 /// Route `question` and set its as-of date and session in code: today, or,
 /// when the router finds a past session or date in the question, that time
 /// (ARCHITECTURE §2).
-pub(crate) fn prepare(reader: &Reader<'_>, question: &str, today: NaiveDate) -> Prepared {
+pub(crate) fn prepare(reader: &Reader<'_>, question: &Question, today: NaiveDate) -> Prepared {
     let settings = reader.settings();
     let route = router::route(question, today, settings.session_start_month);
     let mut trace =
@@ -286,7 +290,7 @@ fn search(snapshot: &Snapshot<'_>, query: &str, trace: &mut Trace) -> almirah_co
 fn call_model(
     model: &dyn ChatModel,
     builtin: &BuiltinModel,
-    question: &str,
+    question: &Question,
     evidence: &[Evidence],
     note: Option<&str>,
     trace: &mut Trace,
@@ -317,19 +321,20 @@ fn call_model(
 fn draft_and_verify(
     model: &dyn ChatModel,
     builtin: &BuiltinModel,
-    question: &str,
+    question: &Question,
     evidence: &[Evidence],
     trace: &mut Trace,
 ) -> Draft {
     let first = call_model(model, builtin, question, evidence, None, trace);
-    let failures = crate::verify::failures(&first, evidence, question);
+    let text = question.text();
+    let failures = crate::verify::failures(&first, evidence, text);
     let verified = if failures.is_empty() {
-        crate::verify::record(&first, evidence, question, trace);
+        crate::verify::record(&first, evidence, text, trace);
         first
     } else {
         let second = call_model(model, builtin, question, evidence, Some(&failures.join("; ")), trace);
-        crate::verify::record(&second, evidence, question, trace);
-        crate::verify::keep_verified(second, evidence, question)
+        crate::verify::record(&second, evidence, text, trace);
+        crate::verify::keep_verified(second, evidence, text)
     };
     if provider_error(trace).is_some() {
         return verified;
@@ -454,9 +459,9 @@ pub fn withheld_notes(results: &GatedResults) -> Vec<String> {
 /// when the withheld evidence alone would answer the question. Whether it
 /// would is judged by the in-process extractive scorer (the builtin model),
 /// never by the configured chat model: withheld text never reaches a model.
-pub(crate) fn only_withheld_message(question: &str, results: &GatedResults, as_of: AsOf) -> Option<String> {
+pub(crate) fn only_withheld_message(question: &Question, results: &GatedResults, as_of: AsOf) -> Option<String> {
     let withheld: Vec<Evidence> = results.withheld.iter().map(|w| Evidence::from(&w.hit)).collect();
-    let draft = BuiltinModel::default().answer(question, &withheld, None).ok()?;
+    let draft = BuiltinModel::default().draft(question, &withheld);
     let key = draft.sentences.first()?.1.first()?;
     let w = results.withheld.iter().find(|w| &w.hit.key == key)?;
     // Admitted evidence that matches the question as well as the withheld chunk does means

@@ -12,6 +12,7 @@
 use crate::builtin::BuiltinModel;
 use crate::evidence::Evidence;
 use crate::model::{ChatModel, Draft};
+use crate::question::Question;
 use crate::trace::{Step, Trace};
 
 /// `draft` (the configured model's verified draft), or `builtin`'s
@@ -25,7 +26,7 @@ pub fn builtin_instead(
     builtin: &BuiltinModel,
     model_id: &str,
     draft: Draft,
-    question: &str,
+    question: &Question,
     evidence: &[Evidence],
     trace: &mut Trace,
 ) -> Draft {
@@ -33,7 +34,7 @@ pub fn builtin_instead(
         return draft;
     }
     let Ok(builtin) = builtin.answer(question, evidence, None) else { return draft };
-    let builtin = crate::verify::keep_verified(builtin, evidence, question);
+    let builtin = crate::verify::keep_verified(builtin, evidence, question.text());
     if builtin.sentences.is_empty() {
         return draft;
     }

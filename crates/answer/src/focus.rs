@@ -18,6 +18,7 @@ use crate::builtin::{BuiltinModel, join_wrapped_lines, table_text};
 use crate::citations::split_sentences;
 use crate::evidence::Evidence;
 use crate::model::ChatModel;
+use crate::question::Question;
 
 /// How much of the evidence a focused prompt shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,7 +40,12 @@ impl Focus {
 /// (the question's own, [`BuiltinModel::for_reader`]) with [`Focus::SMALL`]
 /// when the model [reads focused
 /// evidence](ChatModel::reads_focused_evidence), else all of it.
-pub fn shown(model: &dyn ChatModel, builtin: &BuiltinModel, question: &str, evidence: &[Evidence]) -> Vec<Evidence> {
+pub fn shown(
+    model: &dyn ChatModel,
+    builtin: &BuiltinModel,
+    question: &Question,
+    evidence: &[Evidence],
+) -> Vec<Evidence> {
     if model.reads_focused_evidence() { focused(builtin, question, evidence, Focus::SMALL) } else { evidence.to_vec() }
 }
 
@@ -50,7 +56,7 @@ pub fn shown(model: &dyn ChatModel, builtin: &BuiltinModel, question: &str, evid
 /// start or end is marked "…"). Passages none of whose sentences share a
 /// term with the question follow in retrieval order. Keys, titles,
 /// headings and notes are kept; only `text` is cut.
-pub fn focused(builtin: &BuiltinModel, question: &str, evidence: &[Evidence], focus: Focus) -> Vec<Evidence> {
+pub fn focused(builtin: &BuiltinModel, question: &Question, evidence: &[Evidence], focus: Focus) -> Vec<Evidence> {
     let scored = builtin.score_in(question, evidence, evidence.len());
     // The best score of each sentence, by chunk key and sentence text.
     let mut best: HashMap<(&str, &str), f32> = HashMap::new();

@@ -148,6 +148,36 @@ pub fn strip_frames(text: &str) -> std::borrow::Cow<'_, str> {
     })
 }
 
+/// Content terms of `text`: its BM25 stems (`tokenizer`), question frames
+/// stripped ([`strip_frames`]), without stop words, one-letter terms and
+/// time labels ([`is_time_label`]), each folded to the first of its
+/// [`SYNONYMS`] group.
+pub fn content_terms(tokenizer: &almirah_core::text::Tokenizer, text: &str) -> std::collections::BTreeSet<String> {
+    literal_terms(tokenizer, text).into_iter().map(|t| canonical(&t).to_string()).collect()
+}
+
+/// [`content_terms`] without synonym folding (what a text literally says).
+pub fn literal_terms(tokenizer: &almirah_core::text::Tokenizer, text: &str) -> std::collections::BTreeSet<String> {
+    tokenizer
+        .terms(&strip_frames(text))
+        .into_iter()
+        .filter(|t| !is_stop_word(t) && t.chars().count() > 1 && !is_time_label(t))
+        .collect()
+}
+
+/// Years and the two-digit halves of sessions ("2024", "25") name the time a
+/// question speaks for, which the router has already turned into the as-of
+/// date; they are not content to match.
+pub fn is_time_label(term: &str) -> bool {
+    term.chars().all(|c| c.is_ascii_digit())
+        && (term.len() == 2 || (term.len() == 4 && (term.starts_with("19") || term.starts_with("20"))))
+}
+
+/// The first term of `term`'s [`SYNONYMS`] group, or `term`.
+pub fn canonical(term: &str) -> &str {
+    SYNONYMS.iter().find(|g| g.contains(&term)).map_or(term, |g| g[0])
+}
+
 /// Whether a stemmed term is a stop word ([`STOP_WORDS`], [`NO_CONTENT`]).
 pub fn is_stop_word(term: &str) -> bool {
     STOP_WORDS.contains(&term) || NO_CONTENT.contains(&term)

@@ -1,5 +1,7 @@
 //! Almirah's answering layer (ARCHITECTURE §5).
 //!
+//! - [`question`] parses a question once into the [`question::Question`]
+//!   every other module reads.
 //! - [`router`] decides, in code, what kind of question arrived: chit-chat,
 //!   simple, multi-part, multi-hop or historical (which sets the as-of date
 //!   and session, §2).
@@ -36,6 +38,7 @@ pub mod model;
 pub mod numeric;
 pub mod plan;
 pub mod providers;
+pub mod question;
 pub mod router;
 pub mod trace;
 pub mod verify;

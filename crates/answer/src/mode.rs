@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use crate::agent::{self, AgentConfig};
 use crate::classic::{self, Answer, Status};
 use crate::model::ChatModel;
+use crate::question::Question;
 use crate::router::{self, RouteLabel};
 
 /// An answering mode.
@@ -65,6 +66,9 @@ pub fn answer(
     mode: Mode,
     cfg: &AgentConfig,
 ) -> almirah_core::Result<Answer> {
+    // Parsed once for the whole answer: the router, the planner, the
+    // builtin and the checks all read this one value.
+    let question = &Question::parse(question);
     let use_agent = match mode {
         Mode::Classic => false,
         Mode::Agent => true,

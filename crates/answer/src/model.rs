@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::evidence::Evidence;
+use crate::question::Question;
 
 /// Who wrote a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -137,12 +138,14 @@ pub trait ChatModel: Send + Sync {
     /// [`ModelError`].
     fn chat(&self, request: &ChatRequest) -> Result<ChatResponse, ModelError>;
 
-    /// Draft an answer to `question` from `evidence` (admitted chunks only).
+    /// Draft an answer to `question` (parsed once by the caller:
+    /// [`Question::parse`]) from `evidence` (admitted chunks only).
     /// `retry_note` is set on the regeneration after a failed check.
     ///
     /// # Errors
     /// [`ModelError`].
-    fn answer(&self, question: &str, evidence: &[Evidence], retry_note: Option<&str>) -> Result<Draft, ModelError>;
+    fn answer(&self, question: &Question, evidence: &[Evidence], retry_note: Option<&str>)
+    -> Result<Draft, ModelError>;
 
     /// Whether the agent loop should draft once per tool result (the
     /// extractive builtin) rather than once over all the evidence.

@@ -40,7 +40,7 @@ pub fn answers_last_hop(model: &BuiltinModel, hop: &str, entity: &str, sentence:
     if !named.is_empty() && named.is_disjoint(&said) {
         return false;
     }
-    let names = model.named_terms(hop);
+    let names = model.names_in(hop);
     let asked: Vec<String> =
         model.content_terms(hop).into_iter().filter(|t| !names.contains(t) && !named.contains(t)).collect();
     let own = model.content_terms(sentence);

@@ -25,6 +25,8 @@ use serde::{Deserialize, Serialize};
 
 use almirah_core::freshness::Session;
 
+use crate::question::Question;
+
 /// What kind of question arrived.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -79,8 +81,8 @@ fn re(pattern: &str) -> Regex {
 }
 
 /// Route `question` asked on `today`, for sessions starting in `start_month` (1-12).
-pub fn route(question: &str, today: NaiveDate, start_month: u32) -> Route {
-    let question = question.trim();
+pub fn route(question: &Question, today: NaiveDate, start_month: u32) -> Route {
+    let question = question.text();
     if let Some(kind) = chitchat::classify(question) {
         let reason = format!("a short {kind} message with no policy words");
         return Route {

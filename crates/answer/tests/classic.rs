@@ -15,7 +15,14 @@ use almirah_answer::classic::{ABSTAIN, Answer, ask};
 use common::{cites, engine, today};
 
 fn answer(q: &str) -> Answer {
-    ask(&engine().reader(), &BuiltinModel::default(), q, today(), &|_: &str| {}).unwrap()
+    ask(
+        &engine().reader(),
+        &BuiltinModel::default(),
+        &almirah_answer::question::Question::parse(q),
+        today(),
+        &|_: &str| {},
+    )
+    .unwrap()
 }
 
 #[test]
@@ -124,7 +131,14 @@ fn the_sample_evaluation_set_runs_with_no_stale_citation() {
         .iter()
         .map(|item| {
             let today = NaiveDate::parse_from_str(item.as_of.as_deref().unwrap(), "%Y-%m-%d").unwrap();
-            let a = ask(&engine().reader(), &model, &item.question, today, &|_: &str| {}).unwrap();
+            let a = ask(
+                &engine().reader(),
+                &model,
+                &almirah_answer::question::Question::parse(&item.question),
+                today,
+                &|_: &str| {},
+            )
+            .unwrap();
             almirah_answer::eval::score(item, &a, "classic")
         })
         .collect();
@@ -166,8 +180,14 @@ fn overtime_pay_cap_on_the_real_18f_versions() {
     let engine = Engine::open(cfg).unwrap();
     engine.index(&[corpus], &NoProgress, &AtomicBool::new(false)).unwrap();
     let today = NaiveDate::from_ymd_opt(2026, 11, 29).unwrap();
-    let a =
-        ask(&engine.reader(), &BuiltinModel::default(), "What is the overtime pay cap?", today, &|_: &str| {}).unwrap();
+    let a = ask(
+        &engine.reader(),
+        &BuiltinModel::default(),
+        &almirah_answer::question::Question::parse("What is the overtime pay cap?"),
+        today,
+        &|_: &str| {},
+    )
+    .unwrap();
     assert!(a.text.contains("$191,900"), "{}", a.text);
     assert!(a.citations.iter().all(|c| c.key.starts_with("overtime@2024-12-11")), "{:?}", a.citations);
     assert!(!a.text.contains("$176,300") && !a.text.contains("$183,500"));
@@ -220,14 +240,15 @@ fn the_builtin_answers_by_meaning_what_it_covers_in_other_words() {
         ),
         chunk("rfc9110::text#167", "RFC 9110", &corpus_paragraph(file, "might consist of a stream of data")),
     ];
-    let words_alone = BuiltinModel::default().answer(q, &evidence, None).unwrap();
+    let words_alone =
+        BuiltinModel::default().answer(&almirah_answer::question::Question::parse(q), &evidence, None).unwrap();
     assert!(
         words_alone.sentences.is_empty(),
         "by words alone it covers half the question: {:?}",
         words_alone.sentences
     );
     let meaning = BuiltinModel::with_meaning(engine().shared_embedder().unwrap());
-    let draft = meaning.answer(q, &evidence, None).unwrap();
+    let draft = meaning.answer(&almirah_answer::question::Question::parse(q), &evidence, None).unwrap();
     let (first, keys) = draft.sentences.first().expect("an answer by meaning");
     assert!(first.contains("have been replaced with \"content\""), "{first}");
     assert_eq!(keys, &vec!["rfc9110::text#769".to_string()]);
@@ -238,7 +259,13 @@ fn the_builtin_answers_by_meaning_what_it_covers_in_other_words() {
         "p01",
         "Fjordbot Robotics is a small Norwegian company that builds inspection and warehouse robots.",
     );
-    let revenue = meaning.answer("What is Fjordbot Robotics' annual revenue?", &[about], None).unwrap();
+    let revenue = meaning
+        .answer(
+            &almirah_answer::question::Question::parse("What is Fjordbot Robotics' annual revenue?"),
+            &[about],
+            None,
+        )
+        .unwrap();
     assert!(revenue.sentences.is_empty(), "{:?}", revenue.sentences);
 }
 
@@ -272,12 +299,13 @@ fn a_best_sentence_without_the_duration_asked_for_is_joined_by_one_that_states_i
             )
         },
     ];
-    let words_alone = BuiltinModel::default().answer(q, &evidence, None).unwrap();
+    let words_alone =
+        BuiltinModel::default().answer(&almirah_answer::question::Question::parse(q), &evidence, None).unwrap();
     let text =
         |d: &almirah_answer::model::Draft| d.sentences.iter().map(|(s, _)| s.as_str()).collect::<Vec<_>>().join(" ");
     assert!(!text(&words_alone).contains("10 business days"), "{}", text(&words_alone));
     let meaning = BuiltinModel::with_meaning(engine().shared_embedder().unwrap());
-    let draft = meaning.answer(q, &evidence, None).unwrap();
+    let draft = meaning.answer(&almirah_answer::question::Question::parse(q), &evidence, None).unwrap();
     let valued = draft.sentences.iter().find(|(s, _)| s.contains("Please allow 10 business days"));
     assert!(valued.is_some_and(|(_, keys)| keys[0].ends_with("4-email#1")), "{:?}", draft.sentences);
 }
@@ -310,7 +338,7 @@ fn a_sentence_that_opens_with_this_answers_with_the_sentence_before_it() {
             &link_text(&corpus_paragraph(&vltp, "Donated hours can retroactively")),
         ),
     ];
-    let draft = BuiltinModel::default().answer(q, &evidence, None).unwrap();
+    let draft = BuiltinModel::default().answer(&almirah_answer::question::Question::parse(q), &evidence, None).unwrap();
     let (first, keys) = draft.sentences.first().expect("an answer");
     assert!(
         first.starts_with(
@@ -332,7 +360,7 @@ fn the_sentence_right_after_the_best_adds_what_it_leaves_out() {
         "Advanced sick leave",
         &link_text(&corpus_paragraph(page, "A written explanation of the circumstances")),
     )];
-    let draft = BuiltinModel::default().answer(q, &evidence, None).unwrap();
+    let draft = BuiltinModel::default().answer(&almirah_answer::question::Question::parse(q), &evidence, None).unwrap();
     let texts: Vec<&str> = draft.sentences.iter().map(|(s, _)| s.as_str()).collect();
     assert_eq!(texts.len(), 2, "{texts:?}");
     assert!(texts[0].contains("A written explanation of the circumstances"), "{texts:?}");
@@ -354,16 +382,36 @@ fn both_questions_are_answered_yes_or_no_from_one_sentence_about_each() {
     let m = BuiltinModel::default();
     let text = |d: &almirah_answer::model::Draft| d.sentences.iter().map(|(s, _)| s.clone()).collect::<Vec<_>>();
     let directors = [hotpot_paragraph("Christopher Nolan"), hotpot_paragraph("Sathish Kalathil")];
-    let yes = m.answer("Are Christopher Nolan and Sathish Kalathil both film directors?", &directors, None).unwrap();
+    let yes = m
+        .answer(
+            &almirah_answer::question::Question::parse(
+                "Are Christopher Nolan and Sathish Kalathil both film directors?",
+            ),
+            &directors,
+            None,
+        )
+        .unwrap();
     assert!(text(&yes)[0].starts_with("Yes: both are film directors. Christopher Edward Nolan"), "{:?}", text(&yes));
     assert_eq!(yes.sentences[1].1, vec!["Sathish Kalathil::text#1".to_string()]);
     // A true "no": both are film directors, one is not American.
     let american = [hotpot_paragraph("King Vidor"), hotpot_paragraph("Géza von Cziffra")];
-    let no = m.answer("Are King Vidor and Géza von Cziffra both American directors?", &american, None).unwrap();
+    let no = m
+        .answer(
+            &almirah_answer::question::Question::parse("Are King Vidor and Géza von Cziffra both American directors?"),
+            &american,
+            None,
+        )
+        .unwrap();
     assert!(text(&no)[0].starts_with("No: Géza von Cziffra"), "{:?}", text(&no));
     assert!(text(&no)[0].contains("Hungarian and Austrian film director"), "{:?}", text(&no));
     // Evidence about only one of the two settles nothing.
-    let one = m.answer("Are King Vidor and Sathish Kalathil both American directors?", &american, None).unwrap();
+    let one = m
+        .answer(
+            &almirah_answer::question::Question::parse("Are King Vidor and Sathish Kalathil both American directors?"),
+            &american,
+            None,
+        )
+        .unwrap();
     assert!(one.sentences.iter().all(|(s, _)| !s.starts_with("Yes") && !s.starts_with("No")), "{:?}", text(&one));
 }
 
@@ -376,13 +424,25 @@ fn a_second_sentence_from_another_page_needs_that_page_to_be_named() {
     let keys = |d: &almirah_answer::model::Draft| d.sentences.iter().map(|(_, k)| k[0].clone()).collect::<Vec<_>>();
     let pages = [hotpot_paragraph("Qvwm"), hotpot_paragraph("Linux Format")];
     let named = m
-        .answer("What is the abbreviation to Linux Format \"an unusually impressive imposter\"?", &pages, None)
+        .answer(
+            &almirah_answer::question::Question::parse(
+                "What is the abbreviation to Linux Format \"an unusually impressive imposter\"?",
+            ),
+            &pages,
+            None,
+        )
         .unwrap();
     assert!(keys(&named).contains(&"Linux Format::text#1".to_string()), "{:?}", named.sentences);
     assert!(named.sentences.iter().any(|(s, _)| s.contains("LXF")), "{:?}", named.sentences);
     // Simon & Simon is named by no page title: a neighbour from another page stays out.
     let pages = [hotpot_paragraph("Simon Schatzberger"), hotpot_paragraph("Qvwm")];
-    let unnamed = m.answer("Which television actor appeared in Press Gang?", &pages, None).unwrap();
+    let unnamed = m
+        .answer(
+            &almirah_answer::question::Question::parse("Which television actor appeared in Press Gang?"),
+            &pages,
+            None,
+        )
+        .unwrap();
     let documents: std::collections::BTreeSet<String> =
         keys(&unnamed).iter().map(|k| k.split("::").next().unwrap_or_default().to_string()).collect();
     assert!(documents.len() <= 1, "{:?}", unnamed.sentences);

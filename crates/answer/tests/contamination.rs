@@ -6,6 +6,8 @@
 //! its line); a first-sight set (`eval/first-sight/`) may never be quoted or
 //! pinned, since all of it is reporting.
 
+#![allow(clippy::expect_used)]
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -130,7 +132,10 @@ fn no_reporting_question_is_quoted_in_the_source_or_the_tests() {
         }
     }
     assert!(checked > 200, "only {checked} reporting questions checked");
-    assert!(quoted.is_empty(), "reporting questions quoted in the source or tests (move the quote, or pin the question to the tuning half): {quoted:#?}");
+    assert!(
+        quoted.is_empty(),
+        "reporting questions quoted in the source or tests (move the quote, or pin the question to the tuning half): {quoted:#?}"
+    );
 }
 
 #[test]

@@ -36,7 +36,14 @@ fn answer_with(status: u16, content: &'static str) -> (Answer, String) {
     });
     let spec = format!("openai:{}/v1:scripted", server.url);
     let model = from_spec(&spec, &ProviderOptions { max_attempts: 1, ..Default::default() }).unwrap();
-    let answer = ask(&common::engine().reader(), model.as_ref(), QUESTION, common::today(), &|_: &str| {}).unwrap();
+    let answer = ask(
+        &common::engine().reader(),
+        model.as_ref(),
+        &almirah_answer::question::Question::parse(QUESTION),
+        common::today(),
+        &|_: &str| {},
+    )
+    .unwrap();
     (answer, model.id())
 }
 

@@ -42,7 +42,15 @@ fn the_loop_keeps_its_invariants_with_a_real_small_model() {
     let mut summary = Vec::new();
     for q in QUESTIONS {
         let started = Instant::now();
-        let a = ask_agent(&engine().reader(), model.clone(), q, today(), &|_: &str| {}, &cfg).unwrap();
+        let a = ask_agent(
+            &engine().reader(),
+            model.clone(),
+            &almirah_answer::question::Question::parse(q),
+            today(),
+            &|_: &str| {},
+            &cfg,
+        )
+        .unwrap();
         let secs = started.elapsed().as_secs_f64();
         let line = format!(
             "{secs:.1} s, {} model calls, {} tool calls, {:?}, {} verified citations{}: {q}\n    {}",

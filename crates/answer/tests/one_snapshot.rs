@@ -41,7 +41,12 @@ impl ChatModel for Script {
         Ok(ChatResponse { tool_calls: rounds.pop_front().unwrap_or_default(), ..Default::default() })
     }
 
-    fn answer(&self, _q: &str, evidence: &[Evidence], _note: Option<&str>) -> Result<Draft, ModelError> {
+    fn answer(
+        &self,
+        _q: &almirah_answer::question::Question,
+        evidence: &[Evidence],
+        _note: Option<&str>,
+    ) -> Result<Draft, ModelError> {
         let sentences = evidence.iter().map(|e| (e.text.trim().to_string(), vec![e.key.clone()])).collect();
         Ok(Draft { sentences, ..Default::default() })
     }
@@ -78,7 +83,7 @@ fn an_agent_answer_reads_one_snapshot_while_a_new_version_is_committed_between_i
     let a = ask_agent(
         &lib.engine.reader(),
         model,
-        "When are meal coupons issued?",
+        &almirah_answer::question::Question::parse("When are meal coupons issued?"),
         today,
         &|_: &str| {},
         &AgentConfig::default(),

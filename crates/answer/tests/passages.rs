@@ -76,9 +76,14 @@ fn only_passages_shown_in_the_drafting_call_are_cited() {
         )
     });
     let model = from_spec(&format!("openai:{}/v1:scripted", server.url), &ProviderOptions::default()).unwrap();
-    let answer =
-        almirah_answer::classic::ask(&engine.reader(), model.as_ref(), question, common::today(), &|_: &str| {})
-            .unwrap();
+    let answer = almirah_answer::classic::ask(
+        &engine.reader(),
+        model.as_ref(),
+        &almirah_answer::question::Question::parse(question),
+        common::today(),
+        &|_: &str| {},
+    )
+    .unwrap();
 
     let prompts = prompts.lock().unwrap();
     assert!(!prompts.is_empty(), "the model was called");
@@ -133,9 +138,14 @@ fn a_local_model_reads_the_focused_passages_best_first() {
     });
     let model = from_spec(&format!("openai:{}/v1:scripted-local", server.url), &ProviderOptions::default()).unwrap();
     assert!(model.reads_focused_evidence(), "a loopback server is a local model");
-    let answer =
-        almirah_answer::classic::ask(&engine.reader(), model.as_ref(), question, common::today(), &|_: &str| {})
-            .unwrap();
+    let answer = almirah_answer::classic::ask(
+        &engine.reader(),
+        model.as_ref(),
+        &almirah_answer::question::Question::parse(question),
+        common::today(),
+        &|_: &str| {},
+    )
+    .unwrap();
 
     let prompts = prompts.lock().unwrap();
     let shown = passages(&prompts[0]);

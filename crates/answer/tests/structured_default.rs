@@ -70,7 +70,15 @@ fn run(refuse: bool, cfg: &AgentConfig) -> (Answer, Vec<Request>) {
     let model: Arc<dyn ChatModel> =
         Arc::from(from_spec(&spec, &ProviderOptions { max_attempts: 1, ..Default::default() }).unwrap());
     assert!(model.prefers_structured_output() || refuse, "a loopback server is local");
-    let answer = ask_agent(&common::engine().reader(), model, QUESTION, common::today(), &|_: &str| {}, cfg).unwrap();
+    let answer = ask_agent(
+        &common::engine().reader(),
+        model,
+        &almirah_answer::question::Question::parse(QUESTION),
+        common::today(),
+        &|_: &str| {},
+        cfg,
+    )
+    .unwrap();
     (answer, server.requests())
 }
 

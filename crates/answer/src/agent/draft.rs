@@ -32,7 +32,7 @@ pub fn draft_schema(keys: &[String]) -> Value {
 /// The model's errors; [`ModelError::BadReply`] when the reply is not the JSON asked for.
 pub fn structured(
     model: &dyn ChatModel,
-    question: &str,
+    question: &crate::question::Question,
     evidence: &[Evidence],
     retry_note: Option<&str>,
 ) -> Result<Draft, ModelError> {

@@ -16,6 +16,7 @@ use super::{AgentConfig, AgentContext, action, prompt, sufficiency};
 use crate::builtin::BuiltinModel;
 use crate::evidence::Evidence;
 use crate::model::{ChatRequest, ChatResponse, Draft, Message, ModelError, Purpose, Role, ToolCall};
+use crate::question::Question;
 use crate::trace::{Step, StopReason, Trace};
 
 /// What the runner should do next.
@@ -51,6 +52,7 @@ enum Phase {
 
 /// The loop's state for one question.
 pub struct Machine {
+    parsed: Question,
     cfg: AgentConfig,
     context: AgentContext,
     messages: Vec<Message>,
@@ -82,14 +84,30 @@ pub struct Machine {
 impl Machine {
     /// A machine for `question` (split into `parts` by the router; `hops`
     /// when later parts name `<answer N>`), answering as of `as_of`.
-    pub fn new(question: &str, parts: Vec<String>, hops: bool, as_of: AsOf, cfg: AgentConfig, trace: Trace) -> Self {
+    pub fn new(
+        question: &Question,
+        parts: Vec<String>,
+        hops: bool,
+        as_of: AsOf,
+        cfg: AgentConfig,
+        trace: Trace,
+    ) -> Self {
         let system = prompt::system(&cfg, as_of);
         let messages = vec![
             Message { role: Role::System, content: system },
-            Message { role: Role::User, content: question.into() },
+            Message { role: Role::User, content: question.text().into() },
         ];
-        let context = AgentContext { question: question.into(), parts, hops, ..Default::default() };
+        // Each part parsed once: the whole question is already parsed.
+        let asked = parts
+            .iter()
+            .map(|p| match sufficiency::strip_placeholders(p) {
+                t if t == question.text() => question.clone(),
+                t => Question::parse(&t),
+            })
+            .collect();
+        let context = AgentContext { question: question.text().into(), parts, asked, hops, ..Default::default() };
         Self {
+            parsed: question.clone(),
             cfg,
             context,
             messages,
@@ -125,6 +143,11 @@ impl Machine {
     /// The question.
     pub fn question(&self) -> &str {
         &self.context.question
+    }
+
+    /// The question as parsed once for the whole answer.
+    pub fn parsed(&self) -> &Question {
+        &self.parsed
     }
 
     /// What the tools returned, in order (for drafting per query).
@@ -322,7 +345,7 @@ impl Machine {
             self.stop_with(StopReason::NoNewEvidence, "two rounds added no admitted evidence".into());
             return;
         }
-        let covered = sufficiency::covered(&self.context.parts, &self.evidence);
+        let covered = sufficiency::covered(&self.context, &self.evidence);
         if !covered {
             self.trace.steps.push(Step::Verdict { coverage: false, model: "not asked".into() });
         }
@@ -364,7 +387,7 @@ impl Machine {
             &self.builtin,
             model,
             verified,
-            &question,
+            &self.parsed,
             &self.evidence,
             &mut self.trace,
         ));
@@ -386,7 +409,7 @@ impl Machine {
         }
         let remaining = self.cfg.budgets.max_tool_calls.saturating_sub(self.trace.tool_calls) as usize;
         let mut out = Vec::new();
-        for part in sufficiency::uncovered(&self.context.parts, &self.evidence) {
+        for part in sufficiency::uncovered(&self.context, &self.evidence) {
             if part.contains("<answer ") {
                 continue;
             }
@@ -401,7 +424,7 @@ impl Machine {
     /// What is still missing: the parts no admitted chunk covers, and what
     /// the model's last verdict named.
     pub fn missing_parts(&self) -> Vec<String> {
-        let mut out = sufficiency::uncovered(&self.context.parts, &self.evidence);
+        let mut out = sufficiency::uncovered(&self.context, &self.evidence);
         if let Some(m) = self.last_missing.as_ref().filter(|m| !out.contains(m) && m.as_str() != "not said") {
             out.push(m.clone());
         }

@@ -99,10 +99,29 @@ pub struct AgentContext {
     pub question: String,
     /// Its parts (multi-part) or hop templates (multi-hop).
     pub parts: Vec<String>,
+    /// `parts` parsed once, placeholders stripped
+    /// ([`AgentContext::parts_asked`]); parsed on use when not filled in.
+    pub asked: Vec<crate::question::Question>,
     /// Whether `parts` are hops (`<answer N>` placeholders).
     pub hops: bool,
     /// Tool results so far, in order.
     pub done: Vec<exec::ToolOutcome>,
     /// Whether this request asks for the sufficiency verdict.
     pub judging: bool,
+}
+
+impl AgentContext {
+    /// Each part with its parsed question: [`AgentContext::asked`] when it
+    /// is filled in for every part, else parsed here; the question itself
+    /// when there are no parts.
+    pub fn parts_asked(&self) -> Vec<(String, crate::question::Question)> {
+        let parts = if self.parts.is_empty() { std::slice::from_ref(&self.question) } else { &self.parts[..] };
+        if self.asked.len() == parts.len() {
+            return parts.iter().cloned().zip(self.asked.iter().cloned()).collect();
+        }
+        parts
+            .iter()
+            .map(|p| (p.clone(), crate::question::Question::parse(&sufficiency::strip_placeholders(p))))
+            .collect()
+    }
 }

@@ -21,6 +21,7 @@ use crate::builtin::BuiltinModel;
 use crate::evidence::Evidence;
 use crate::model::ToolCall;
 use crate::plan::{MAX_HOPS, bridge_entity, fill};
+use crate::question::Question;
 
 /// The next tool call, or `None` when the plan is complete.
 pub fn next_call(ctx: &AgentContext) -> Option<ToolCall> {
@@ -35,7 +36,7 @@ pub fn next_call(ctx: &AgentContext) -> Option<ToolCall> {
             return Some(call);
         }
         if ctx.hops {
-            let sentence = model.select(&query, &done.evidence).into_iter().next()?;
+            let sentence = model.select(&Question::parse(&query), &done.evidence).into_iter().next()?;
             answers.push(bridge_entity(&sentence.text, &query)?);
         }
     }
@@ -58,8 +59,7 @@ pub const MAX_NAMES: usize = 3;
 /// question naming two things).
 fn name_follow_up(ctx: &AgentContext) -> Option<ToolCall> {
     let evidence: Vec<Evidence> = ctx.done.iter().flat_map(|o| o.evidence.iter().cloned()).collect();
-    let parts = if ctx.parts.is_empty() { std::slice::from_ref(&ctx.question) } else { &ctx.parts[..] };
-    if evidence.is_empty() || sufficiency::covered(parts, &evidence) {
+    if evidence.is_empty() || sufficiency::covered(ctx, &evidence) {
         return None;
     }
     let names = name_phrases(&ctx.question);
@@ -216,7 +216,7 @@ fn table_follow_up(ctx: &AgentContext, query: &str, done: &ToolOutcome) -> Optio
         tables.push((o.arguments["table"].as_str().unwrap_or_default().to_string(), o.cells.clone()));
     }
     let model = BuiltinModel::default();
-    let named = model.named_terms(query);
+    let named = model.names_in(query);
     for (table, cells) in tables {
         // A query that names something (MBA) the table never mentions is not about this table.
         let known = model.literal_terms(&cells.join(" "));

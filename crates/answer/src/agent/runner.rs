@@ -13,6 +13,7 @@ use super::policy::Policy;
 use super::{AgentConfig, AgentContext, Machine};
 use crate::classic::{ABSTAIN, Answer, Status};
 use crate::model::{ChatModel, ChatRequest, ChatResponse, Draft, ModelError};
+use crate::question::Question;
 use crate::router::RouteLabel;
 use crate::trace::{Step, StopReason};
 
@@ -30,7 +31,7 @@ const SNAPSHOT_GRACE: Duration = Duration::from_secs(600);
 pub fn ask_agent(
     reader: &Reader<'_>,
     model: Arc<dyn ChatModel>,
-    question: &str,
+    question: &Question,
     today: NaiveDate,
     status: &dyn Status,
     cfg: &AgentConfig,
@@ -51,7 +52,7 @@ pub fn ask_agent(
 pub async fn run(
     reader: &Reader<'_>,
     model: Arc<dyn ChatModel>,
-    question: &str,
+    question: &Question,
     today: NaiveDate,
     status: &dyn Status,
     cfg: &AgentConfig,
@@ -65,7 +66,7 @@ pub async fn run(
     let snapshot =
         reader.snapshot_with_max_age(as_of, Duration::from_millis(cfg.budgets.max_wall_ms) + SNAPSHOT_GRACE)?;
     let hops = route.label == RouteLabel::MultiHop;
-    let parts = if route.parts.is_empty() { vec![question.to_string()] } else { route.parts.clone() };
+    let parts = if route.parts.is_empty() { vec![question.text().to_string()] } else { route.parts.clone() };
     let builtin = Arc::new(crate::builtin::BuiltinModel::for_reader(reader));
     let mut m = Machine::new(question, parts, hops, as_of, cfg.for_model(model.as_ref()), trace).with_builtin(builtin);
     let policy = super::policy::for_model(model.clone());
@@ -122,7 +123,7 @@ async fn call_chat(
 /// Draft from the gathered evidence: one call over everything, or, for a
 /// model that drafts per query (the builtin), one per tool result.
 async fn draft(model: Arc<dyn ChatModel>, m: &Machine, retry_note: Option<String>) -> Result<Draft, ModelError> {
-    let question = m.question().to_string();
+    let question = m.parsed().clone();
     let evidence = m.evidence.clone();
     let outcomes: Vec<ToolOutcome> = m.outcomes().to_vec();
     let structured = m.config().action_mode();
@@ -139,10 +140,11 @@ async fn draft(model: Arc<dyn ChatModel>, m: &Machine, retry_note: Option<String
         }
         let mut merged = Draft::default();
         for o in outcomes.iter().filter(|o| !o.evidence.is_empty()) {
-            let label = draft_label(o, &question);
+            let label = draft_label(o, question.text());
             // A part asked in a situation reads everything gathered; a plain query its own results.
             let scope = if crate::builtin::split_context(&label).is_some() { &evidence } else { &o.evidence };
-            let d = model.answer(&label, scope, retry_note.as_deref())?;
+            let asked = if label == question.text() { question.clone() } else { Question::parse(&label) };
+            let d = model.answer(&asked, scope, retry_note.as_deref())?;
             for s in d.sentences {
                 if !merged.sentences.iter().any(|(t, _)| same_sentence(t, &s.0)) {
                     merged.sentences.push(s);

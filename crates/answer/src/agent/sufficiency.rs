@@ -3,29 +3,28 @@
 //! extractive scorer would answer it from?), then the model's verdict,
 //! parsed defensively: anything that is not a clear yes is insufficient.
 
+use super::AgentContext;
 use crate::builtin::BuiltinModel;
 use crate::evidence::Evidence;
 
-/// Whether every part has admitted evidence that answers it.
-pub fn covered(parts: &[String], evidence: &[Evidence]) -> bool {
-    uncovered(parts, evidence).is_empty()
+/// Whether every part of `ctx`'s question has admitted evidence that answers it.
+pub fn covered(ctx: &AgentContext, evidence: &[Evidence]) -> bool {
+    uncovered(ctx, evidence).is_empty()
 }
 
 /// The parts no admitted chunk answers. A later hop's `<answer N>`
 /// placeholder is left out of the check.
-pub fn uncovered(parts: &[String], evidence: &[Evidence]) -> Vec<String> {
+pub fn uncovered(ctx: &AgentContext, evidence: &[Evidence]) -> Vec<String> {
     let model = BuiltinModel::default();
-    parts
-        .iter()
-        .filter(|part| {
-            let text = strip_placeholders(part);
-            model.score_sentences(&text, evidence).first().is_none_or(|s| s.coverage < 0.5)
-        })
-        .cloned()
+    ctx.parts_asked()
+        .into_iter()
+        .filter(|(_, asked)| model.score_sentences(asked, evidence).first().is_none_or(|s| s.coverage < 0.5))
+        .map(|(part, _)| part)
         .collect()
 }
 
-fn strip_placeholders(part: &str) -> String {
+/// `part` without its `<answer N>` placeholders.
+pub fn strip_placeholders(part: &str) -> String {
     let mut out = String::with_capacity(part.len());
     let mut rest = part;
     while let Some(at) = rest.find("<answer ") {

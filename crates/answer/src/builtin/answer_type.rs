@@ -13,32 +13,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-/// The kind of value a question asks for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AnswerType {
-    /// Money, a rate, a fraction or a cap: "How much …", "Above what salary …".
-    Amount,
-    /// A date, a deadline or a year: "When …", "By what date …".
-    Date,
-    /// A length of time: "How long …", "How many days …", "How far in
-    /// advance …", and a frequency: "How often …" ("every 90 days").
-    Duration,
-    /// The size of a thing: "How long does my password need to be?", "How
-    /// long should the essay be?" (characters, words, pages, km).
-    Length,
-    /// A count of things: "How many forms …".
-    Count,
-    /// An e-mail address, a web address, a phone number: "Which email …".
-    Contact,
-    /// A person, a team or an office: "Who approves …".
-    Agent,
-    /// A kind of place: "In which country …", "Which city …".
-    Place,
-    /// Yes or no: "Can I …", "Is it …".
-    YesNo,
-    /// Anything else (a procedure, a definition, a reason).
-    Other,
-}
+use super::scope;
+pub use crate::question::AnswerType;
 
 /// Time units a duration is counted in.
 const UNITS: &str = r"(?:seconds?|minutes?|hours?|days?|weeks?|fortnights?|months?|years?|pay ?periods?|semesters?|terms?|sessions?|nights?)";
@@ -81,14 +57,6 @@ static DAY_DATE: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid day-date pattern")
 });
 
-/// Kinds of place a question can ask for.
-const PLACE_KINDS: &str = r"country|nation|state|province|region|county|district|city|town|village|island|continent";
-
-static PLACE_QUESTION: LazyLock<Regex> = LazyLock::new(|| {
-    #[allow(clippy::expect_used)]
-    Regex::new(&format!(r"(?i)\b(?:which|what)\s+(?:{PLACE_KINDS})\b")).expect("valid place-question pattern")
-});
-
 /// A place named after "in", "at" or "near": "in eastern Djibouti",
 /// "in Katsina State, Nigeria".
 static PLACE: LazyLock<Regex> = LazyLock::new(|| {
@@ -110,66 +78,6 @@ static NUMBER: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|several)\b")
         .expect("valid number pattern")
 });
-
-/// The kind of value `question` asks for (English question forms; other
-/// languages give [`AnswerType::Other`] unless they use an English cue).
-pub fn classify(question: &str) -> AnswerType {
-    let q = format!(" {} ", question.trim().to_lowercase().replace(['?', ',', '.'], " "));
-    let has = |cues: &[&str]| cues.iter().any(|c| q.contains(c));
-    if has(&[" email ", " e-mail ", " email address", " web address", " url ", " phone number", " website "]) {
-        return AnswerType::Contact;
-    }
-    if q.contains(" how long ") && q.trim_end().ends_with(" be") {
-        return AnswerType::Length;
-    }
-    if has(&[
-        " how long ",
-        " how far in advance ",
-        " how far apart ",
-        " how soon ",
-        " how often ",
-        " how many days ",
-        " how many hours ",
-    ]) || has(&[
-        " how many weeks ",
-        " how many months ",
-        " how many years ",
-        " how many minutes ",
-        " how many seconds ",
-    ]) {
-        return AnswerType::Duration;
-    }
-    if q.starts_with(" when ")
-        || has(&[" what date ", " which date ", " deadline ", " by when ", " what year ", " which year "])
-    {
-        return AnswerType::Date;
-    }
-    if super::scope::asks_for_amount(question)
-        || has(&[
-            " what salary ",
-            " what percentage ",
-            " what rate ",
-            " how much ",
-            " what amount ",
-            " maximum amount ",
-        ])
-    {
-        return AnswerType::Amount;
-    }
-    if has(&[" how many "]) {
-        return AnswerType::Count;
-    }
-    if q.starts_with(" who ") || q.starts_with(" whom ") || has(&[" who approves ", " which team ", " which office "]) {
-        return AnswerType::Agent;
-    }
-    if PLACE_QUESTION.is_match(question) {
-        return AnswerType::Place;
-    }
-    if super::scope::asks_yes_no(question) {
-        return AnswerType::YesNo;
-    }
-    AnswerType::Other
-}
 
 impl AnswerType {
     /// Whether the type names a value a sentence can hold or lack (not
@@ -210,7 +118,7 @@ impl AnswerType {
     /// and [`AnswerType::Other`] hold for every sentence.
     pub fn held_by(self, sentence: &str) -> bool {
         match self {
-            Self::Amount => super::scope::states_amount(sentence),
+            Self::Amount => scope::states_amount(sentence),
             Self::Date => DATE.is_match(sentence),
             Self::Duration => DURATION.is_match(sentence),
             Self::Length => LENGTH.is_match(sentence),
@@ -238,34 +146,6 @@ fn names_someone(sentence: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::AnswerType::*;
-    use super::*;
-
-    #[test]
-    fn questions_are_classified_by_what_they_ask_for() {
-        let cases = [
-            ("Above what salary can I no longer get paid overtime or comp time?", Amount),
-            ("How much is the hostel security deposit?", Amount),
-            ("How long does it take to get my Concur account set up after I send the CGE form?", Duration),
-            ("How long does my Mac login password need to be?", Length),
-            ("How long is the probation period?", Duration),
-            // handbook_18f, how-to-log-in.md: "Password must be changed every 90 days".
-            ("How often do I have to change my laptop password?", Duration),
-            ("I have to travel abroad for work. Who do I coordinate with, and how far in advance?", Duration),
-            ("Which email address do I send that approval to?", Contact),
-            ("When is the last date to apply for revaluation?", Date),
-            ("How many forms do I need?", Count),
-            ("Who approves billable travel for 18F projects?", Agent),
-            ("Can I sign up for the transit benefit right now?", YesNo),
-            ("is based where?", Other),
-            ("Do you know who approves billable travel?", Agent),
-            ("What should my written explanation for advanced sick leave include?", Other),
-            ("In which country Baure is located?", Place),
-            ("Transfiguration of Vincent is the third studio album by a singer-songwriter from what state?", Place),
-        ];
-        for (q, want) in cases {
-            assert_eq!(classify(q), want, "{q}");
-        }
-    }
 
     #[test]
     fn sentences_hold_values_of_a_kind() {

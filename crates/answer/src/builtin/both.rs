@@ -82,10 +82,11 @@ impl BuiltinModel {
             evidence.iter().filter(|e| mentions(self, subject, &format!("{} {}", e.title, e.text))).cloned().collect();
         let ask = format!("Is {subject} {asked}?");
         let subject_terms = self.content_terms(subject);
-        let best = self.score_in(&ask, &naming, naming.len()).into_iter().find(|s| {
-            let own = self.content_terms(&s.text);
-            subject_terms.iter().all(|t| own.contains(t))
-        })?;
+        let best =
+            self.score_in(&crate::question::Question::parse(&ask), &naming, naming.len()).into_iter().find(|s| {
+                let own = self.content_terms(&s.text);
+                subject_terms.iter().all(|t| own.contains(t))
+            })?;
         // The whole quote: a sentence that refers back ("He is one of the
         // highest-grossing directors") is about what the one before says.
         let own = best.text.as_str();

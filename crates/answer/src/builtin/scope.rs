@@ -4,50 +4,10 @@
 //! "covers most of the words" sentence into an abstention when the one word
 //! that matters (parking, 85 marks, a fee amount) is not there.
 
-use std::collections::BTreeSet;
-
-/// Words that ask for an amount of money or a count; an answer to such a
-/// question must contain a number or a fraction word.
-const AMOUNT_CUES: &[&str] = &[
-    "how much",
-    "cost",
-    "fee",
-    "charge",
-    "price",
-    "deposit",
-    "salary",
-    "fine ",
-    "revenue",
-    "turnover",
-    "profit",
-    "valuation",
-    "wage",
-];
-
 /// Words that state an amount without digits ("HALF the hostel fee", "free",
 /// "no hostel fee").
 const AMOUNT_WORDS: &[&str] =
     &["half", "quarter", "third", "free", "waive", "nil", "zero", "full", "double", "twice", "percent", "no "];
-
-/// Question openings that ask for something other than an amount ("Who sets
-/// the fee?", "Is there a fee?").
-const OTHER_OPENINGS: &[&str] =
-    &["who", "where", "why", "when", "how do", "how can", "can ", "is ", "are ", "does ", "do "];
-
-/// Whether `question` asks for an amount (money, a fee, a count).
-pub fn asks_for_amount(question: &str) -> bool {
-    let q = format!("{} ", question.trim().to_lowercase());
-    AMOUNT_CUES.iter().any(|c| q.contains(c)) && !OTHER_OPENINGS.iter().any(|o| q.starts_with(o))
-}
-
-/// Whether `question` asks yes or no ("Is there parking …?", "Can my friend stay …?").
-pub fn asks_yes_no(question: &str) -> bool {
-    let q = question.trim().to_lowercase();
-    let opens = ["is ", "are ", "does ", "do ", "can ", "may ", "will ", "am "].iter().any(|o| q.starts_with(o));
-    // "… and is based where?", "Do you know who approves it?" ask for a place or a person.
-    let wh = ["where", "what", "which", "who", "whom", "whose", "when", "why", "how"];
-    opens && !q.split(|c: char| !c.is_alphanumeric()).any(|w| wh.contains(&w))
-}
 
 /// Whether `sentence` states an amount: a digit, a currency sign, or a
 /// fraction word.
@@ -88,34 +48,6 @@ fn time_labels(text: &str) -> Vec<&str> {
         .collect()
 }
 
-/// Numbers a question gives as input ("85 marks", "a 12-day trip"): runs of
-/// two or more digits that are not a year (19xx, 20xx) or a session half
-/// ("2024-25"). Single digits ("3 days") are left out: they are usually
-/// counts the answer multiplies, not keys to look up.
-pub fn input_numbers(question: &str) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    let chars: Vec<char> = question.chars().collect();
-    let mut i = 0;
-    while i < chars.len() {
-        if !chars[i].is_ascii_digit() {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while i < chars.len() && (chars[i].is_ascii_digit() || chars[i] == ',') {
-            i += 1;
-        }
-        let run: String = chars[start..i].iter().filter(|c| c.is_ascii_digit()).collect();
-        let after_dash = start > 0 && matches!(chars[start - 1], '-' | '–' | '/');
-        let year = run.len() == 4 && (run.starts_with("19") || run.starts_with("20"));
-        let session_half = run.len() == 2 && after_dash;
-        if run.len() >= 2 && !year && !session_half {
-            out.insert(run);
-        }
-    }
-    out
-}
-
 /// Whether `haystack` mentions the number `n` (ignoring digit grouping).
 pub fn mentions_number(haystack: &str, n: &str) -> bool {
     let digits: String = haystack.chars().map(|c| if c == ',' { '\0' } else { c }).filter(|c| *c != '\0').collect();
@@ -132,10 +64,6 @@ mod tests {
 
     #[test]
     fn amount_questions_need_amount_answers() {
-        assert!(asks_for_amount("How much is the hostel security deposit?"));
-        assert!(asks_for_amount("What does revaluation cost?"));
-        assert!(!asks_for_amount("Who leads Project Kestrel?"));
-        assert!(!asks_for_amount("Who sets the revaluation fee?"));
         assert!(states_amount("Scholarship holders pay HALF the hostel fee."));
         assert!(states_amount("Tuition is Rs 48,500 a semester."));
         assert!(!states_amount("The revaluation charge is notified by the Controller of Examinations."));
@@ -153,9 +81,6 @@ mod tests {
 
     #[test]
     fn input_numbers_skip_years_sessions_and_single_digits() {
-        let n = input_numbers("What grade do I get for 85 marks out of 100 in 2024-25, for 3 days?");
-        assert_eq!(n.into_iter().collect::<Vec<_>>(), vec!["100".to_string(), "85".to_string()]);
-        assert!(input_numbers("What was the fee in 2024?").is_empty());
         assert!(mentions_number("Marks 85 and above: grade O", "85"));
         assert!(mentions_number("INR 48,500", "48500"));
         assert!(!mentions_number("Rs 850", "85"));

@@ -5,10 +5,10 @@
 
 use std::collections::BTreeSet;
 
-use super::names::{mentions_one_of, name_alternatives};
+use super::names::mentions_one_of;
 use super::{
-    BuiltinModel, CONTEXT_SENTENCES, MAX_CHUNKS, MAX_SENTENCES, MAX_UNKNOWN_TYPED, MIN_COVERAGE, Scored,
-    TERMS_FOR_UNKNOWN, YES_NO_KNOWN, asks_for_amount, input_numbers, scope, states_amount,
+    BuiltinModel, CONTEXT_SENTENCES, MAX_CHUNKS, MAX_SENTENCES, MAX_UNKNOWN_TYPED, MIN_COVERAGE, Question, Scored,
+    TERMS_FOR_UNKNOWN, YES_NO_KNOWN, scope, states_amount,
 };
 use crate::evidence::{Evidence, document_of};
 
@@ -21,15 +21,15 @@ impl BuiltinModel {
     /// The best sentence if it covers enough of the question, plus at most
     /// one more: one that holds the value asked for when the first does
     /// not, else one that covers a question term the first does not.
-    pub fn select(&self, question: &str, evidence: &[Evidence]) -> Vec<Scored> {
+    pub fn select(&self, question: &Question, evidence: &[Evidence]) -> Vec<Scored> {
         if !self.evidence_speaks_of(question, evidence) {
             return Vec::new();
         }
-        let wants_amount = asks_for_amount(question);
+        let wants_amount = question.asks_for_amount();
         // A sentence answers only from a source that mentions every name the
         // question gives (an acronym, a place, a person): "On a Maxiflex
         // schedule …" is not answered by the standard schedule's chunk.
-        let named = self.chunks_naming(&name_alternatives(question), evidence);
+        let named = self.chunks_naming(question.name_alternatives(), evidence);
         let scored: Vec<Scored> = self
             .score_sentences(question, evidence)
             .into_iter()
@@ -47,14 +47,14 @@ impl BuiltinModel {
         // the parking fee?" asked of pages that never say "parking"): it
         // may be unknown only when the question has [`TERMS_FOR_UNKNOWN`].
         let unknown = self.unknown_terms(question, evidence);
-        let terms = self.content_terms(question).len();
+        let terms = question.terms().len();
         let known = unknown == 0 || (unknown <= MAX_UNKNOWN_TYPED && terms >= TERMS_FOR_UNKNOWN);
         let Some(best) =
             scored.iter().find(|s| s.coverage >= MIN_COVERAGE || (known && (s.answers() || s.close_in_meaning())))
         else {
             return Vec::new();
         };
-        let q = self.content_terms(question);
+        let q = question.terms();
         let covered = self.content_terms(&best.text);
         let missing: BTreeSet<&String> = q.iter().filter(|t| !covered.contains(*t)).collect();
         let mut chosen = vec![best.clone()];
@@ -114,20 +114,25 @@ impl BuiltinModel {
     /// `context` describes ("3-day audit in Hyderabad … personal reasons"):
     /// at most [`CONTEXT_SENTENCES`], from distinct chunks, over all the
     /// evidence the agent gathered.
-    pub fn select_in_context(&self, ask: &str, context: &str, evidence: &[Evidence]) -> Vec<Scored> {
+    pub fn select_in_context(&self, ask: &Question, context: &str, evidence: &[Evidence]) -> Vec<Scored> {
         if !self.evidence_speaks_of(ask, evidence) {
             return Vec::new();
         }
         let situation = self.content_terms(context);
-        let wants_amount = asks_for_amount(ask);
-        let named = self.chunks_naming(&name_alternatives(ask), evidence);
+        // How well each sentence covers the situation (its names bridged
+        // through the chunk as for any question: Hyderabad to "Metro cities").
+        let told = Question::parse(context);
+        let in_situation: std::collections::HashMap<(String, (usize, usize)), f32> =
+            self.score_in(&told, evidence, evidence.len()).into_iter().map(|s| ((s.key, s.at), s.coverage)).collect();
+        let wants_amount = ask.asks_for_amount();
+        let named = self.chunks_naming(ask.name_alternatives(), evidence);
         let mut scored: Vec<Scored> = self
-            .score_in(ask, evidence, evidence.len())
+            .score_in_situation(ask, context, evidence)
             .into_iter()
             .filter(|s| s.answers() && (!wants_amount || states_amount(&s.text)) && named.contains(s.key.as_str()))
             .map(|mut s| {
-                let overlap = self.content_terms(&s.text).intersection(&situation).count() as f32;
-                s.score += (0.1 * overlap).min(0.3);
+                let covered = in_situation.get(&(s.key.clone(), s.at)).copied().unwrap_or(0.0);
+                s.score += super::features::weighted(&[(super::Feature::Situation, covered)]);
                 s
             })
             .collect();
@@ -144,7 +149,7 @@ impl BuiltinModel {
     }
 
     /// Keys of the chunks whose title, headings or text mention every name
-    /// of one of the `alternatives` ([`name_alternatives`]).
+    /// of one of the `alternatives` ([`Question::name_alternatives`]).
     fn chunks_naming<'e>(&self, alternatives: &[Vec<String>], evidence: &'e [Evidence]) -> BTreeSet<&'e str> {
         evidence
             .iter()
@@ -158,9 +163,9 @@ impl BuiltinModel {
 
     /// How many of the question's content terms the evidence (text, title
     /// or headings of the first chunks) never mentions.
-    pub fn unknown_terms(&self, question: &str, evidence: &[Evidence]) -> usize {
+    pub fn unknown_terms(&self, question: &Question, evidence: &[Evidence]) -> usize {
         let known = self.evidence_terms(&evidence_texts(evidence));
-        self.content_terms(question).iter().filter(|t| !known.contains(*t)).count()
+        question.terms().iter().filter(|t| !known.contains(*t)).count()
     }
 
     /// The content terms of `texts`, together.
@@ -174,12 +179,12 @@ impl BuiltinModel {
     /// there parking at the Oslo office?", asked of documents that never
     /// say "parking", is out of scope however well
     /// "Oslo office" matches; a yes/no answer is about that one thing.
-    pub fn evidence_speaks_of(&self, question: &str, evidence: &[Evidence]) -> bool {
+    pub fn evidence_speaks_of(&self, question: &Question, evidence: &[Evidence]) -> bool {
         let texts = evidence_texts(evidence);
         let known = self.evidence_terms(&texts);
-        let terms_known = !scope::asks_yes_no(question) || {
+        let terms_known = !question.asks_yes_no() || {
             let all = texts.join(" ");
-            let alternatives = name_alternatives(question);
+            let alternatives = question.name_alternatives();
             // The words of an alternative the evidence does not name ("TSA
             // PreCheck" beside "Global Entry") are not asked of it.
             let unnamed: BTreeSet<String> = alternatives
@@ -187,21 +192,21 @@ impl BuiltinModel {
                 .filter(|group| alternatives.len() > 1 && !mentions_one_of(self, std::slice::from_ref(*group), &all))
                 .flat_map(|group| self.content_terms(&group.join(" ")))
                 .collect();
-            let terms: Vec<String> =
-                self.content_terms(question).into_iter().filter(|t| !unnamed.contains(t)).collect();
-            let share = terms.iter().filter(|t| known.contains(*t)).count() as f32 / terms.len().max(1) as f32;
-            share >= YES_NO_KNOWN && mentions_one_of(self, &alternatives, &all)
+            let terms: Vec<&String> = question.terms().iter().filter(|t| !unnamed.contains(*t)).collect();
+            let share = terms.iter().filter(|t| known.contains(**t)).count() as f32 / terms.len().max(1) as f32;
+            share >= YES_NO_KNOWN && mentions_one_of(self, alternatives, &all)
         };
-        let numbers_known = input_numbers(question).iter().all(|n| texts.iter().any(|t| scope::mentions_number(t, n)));
+        let numbers_known = question.input_numbers().iter().all(|n| texts.iter().any(|t| scope::mentions_number(t, n)));
         terms_known && numbers_known
     }
 }
 
 /// Whether `question` asks for several things: "Which forms …", "What
 /// documents …" (a plural noun right after the question word).
-pub fn asks_for_several(question: &str) -> bool {
-    let mut words = question.split_whitespace().map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase());
-    let (first, second) = (words.next().unwrap_or_default(), words.next().unwrap_or_default());
+pub fn asks_for_several(question: &Question) -> bool {
+    let words = question.words();
+    let word = |i: usize| words.get(i).cloned().unwrap_or_default();
+    let (first, second) = (word(0), word(1));
     // Verbs and nouns in -s that are not plurals.
     let not_plural = [
         "does", "happens", "counts", "means", "goes", "applies", "includes", "campus", "status", "this", "focus",

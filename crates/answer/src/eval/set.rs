@@ -150,13 +150,13 @@ mod tests {
 
     #[test]
     fn a_pinned_half_overrides_the_hash() {
-        // "q0" and "q1" fall in different halves by hash; pinning both to
+        // "q1" and "q2" fall in different halves by hash; pinning both to
         // tuning keeps both out of the reporting half.
-        let text = "{\"id\":\"q0\",\"question\":\"a?\",\"half\":\"tuning\"}\n{\"id\":\"q1\",\"question\":\"b?\",\"half\":\"tuning\"}\n{\"id\":\"q0x\",\"question\":\"c?\"}";
+        let text = "{\"id\":\"q1\",\"question\":\"a?\",\"half\":\"tuning\"}\n{\"id\":\"q2\",\"question\":\"b?\",\"half\":\"tuning\"}\n{\"id\":\"q0x\",\"question\":\"c?\"}";
         let (items, errors) = load(text);
         assert!(errors.is_empty(), "{errors:?}");
         assert!(items[..2].iter().all(|i| i.half() == Half::Tuning && !Half::Reporting.holds_item(i)));
         assert_eq!(items[2].half(), Half::of("q0x"));
-        assert_ne!(Half::of("q0"), Half::of("q1"), "the ids were chosen to fall in different halves by hash");
+        assert_ne!(Half::of("q1"), Half::of("q2"), "the ids were chosen to fall in different halves by hash");
     }
 }

@@ -38,7 +38,7 @@ fn the_answering_passage_comes_first_cut_around_its_sentence() {
     let evidence = leave_sections();
     assert!(evidence.len() > Focus::SMALL.passages, "the page has more sections than a focused prompt shows");
     let question = "How much administrative leave can I get to vote in an election?";
-    let shown = focused(&BuiltinModel::default(), question, &evidence, Focus::SMALL);
+    let shown = focused(&BuiltinModel::default(), &crate::question::Question::parse(question), &evidence, Focus::SMALL);
 
     assert_eq!(shown.len(), Focus::SMALL.passages);
     assert!(shown[0].text.contains("up to 4 hours for each election event"), "first: {}", shown[0].text);
@@ -54,7 +54,7 @@ fn focused_passages_keep_their_keys_and_only_the_chunks_own_words() {
     let evidence = leave_sections();
     let shown = focused(
         &BuiltinModel::default(),
-        "How many hours of sick leave do I earn each pay period?",
+        &crate::question::Question::parse("How many hours of sick leave do I earn each pay period?"),
         &evidence,
         Focus::SMALL,
     );
@@ -80,7 +80,7 @@ fn short_chunks_are_shown_whole_and_unrelated_ones_keep_retrieval_order() {
     ];
     let shown = focused(
         &BuiltinModel::default(),
-        "How much hostel fee do residents pay?",
+        &crate::question::Question::parse("How much hostel fee do residents pay?"),
         &evidence,
         Focus { passages: 2, words: 120 },
     );

@@ -24,6 +24,7 @@ use super::transport::{AuthStyle, Transport};
 use super::{Endpoint, ProviderOptions, join_url, parse_json, transport_config};
 use crate::evidence::Evidence;
 use crate::model::{ChatModel, ChatRequest, ChatResponse, Draft, Message, ModelError, Role, ToolCall, Usage};
+use crate::question::Question;
 
 /// The public endpoint (without `/v1beta`).
 pub const DEFAULT_GEMINI_URL: &str = "https://generativelanguage.googleapis.com";
@@ -187,7 +188,12 @@ impl ChatModel for GeminiChat {
         parse_reply(&bytes, request)
     }
 
-    fn answer(&self, question: &str, evidence: &[Evidence], retry_note: Option<&str>) -> Result<Draft, ModelError> {
+    fn answer(
+        &self,
+        question: &Question,
+        evidence: &[Evidence],
+        retry_note: Option<&str>,
+    ) -> Result<Draft, ModelError> {
         super::answer_with(self, question, evidence, retry_note)
     }
 }

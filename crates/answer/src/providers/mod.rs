@@ -114,7 +114,7 @@ pub struct Endpoint {
 /// sentences (the abstention).
 fn answer_with(
     model: &dyn ChatModel,
-    question: &str,
+    question: &crate::question::Question,
     evidence: &[Evidence],
     retry_note: Option<&str>,
 ) -> Result<Draft, ModelError> {

@@ -27,6 +27,7 @@ use super::transport::{AuthStyle, Transport, TransportError};
 use super::{Endpoint, ProviderOptions, join_url, parse_json, transport_config};
 use crate::evidence::Evidence;
 use crate::model::{ChatModel, ChatRequest, ChatResponse, Draft, ModelError, Role, ToolCall, Usage};
+use crate::question::Question;
 
 /// A chat model behind an OpenAI-compatible endpoint.
 #[derive(Debug)]
@@ -193,7 +194,12 @@ impl ChatModel for OpenAiChat {
         self.local
     }
 
-    fn answer(&self, question: &str, evidence: &[Evidence], retry_note: Option<&str>) -> Result<Draft, ModelError> {
+    fn answer(
+        &self,
+        question: &Question,
+        evidence: &[Evidence],
+        retry_note: Option<&str>,
+    ) -> Result<Draft, ModelError> {
         super::answer_with(self, question, evidence, retry_note)
     }
 }

@@ -19,6 +19,7 @@ use crate::citations::split_sentences;
 use crate::evidence::Evidence;
 use crate::lexicon::ABSTAIN;
 use crate::model::{Draft, Message, Role, Usage};
+use crate::question::Question;
 
 /// A bracket of passage numbers: `[2]`, `[1, 3]`, `[1; 3]`.
 static PASSAGE_GROUP: LazyLock<Regex> = LazyLock::new(|| {
@@ -71,7 +72,7 @@ pub fn system_prompt(citing: Citing) -> String {
 /// with the passages, the question and, on regeneration, `retry_note`
 /// (with [`Citing::Numbers`], chunk keys in it are shown as passage numbers).
 pub fn answer_messages(
-    question: &str,
+    question: &Question,
     evidence: &[Evidence],
     retry_note: Option<&str>,
     citing: Citing,
@@ -84,8 +85,8 @@ pub fn answer_messages(
         });
         user.push_str("\n\n");
     }
-    user.push_str(&format!("Question: {}\n", question.trim()));
-    if let Some(kind) = crate::builtin::classify(question).asked_for() {
+    user.push_str(&format!("Question: {}\n", question.text()));
+    if let Some(kind) = question.kind().asked_for() {
         user.push_str(&format!("The question asks for {kind}.\n"));
     }
     if let Some(note) = retry_note.filter(|n| !n.trim().is_empty()) {

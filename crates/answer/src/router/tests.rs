@@ -10,7 +10,7 @@ fn today() -> NaiveDate {
 }
 
 fn at(question: &str) -> Route {
-    route(question, today(), 7)
+    route(&crate::question::Question::parse(question), today(), 7)
 }
 
 fn session(label: &str) -> Option<Session> {
@@ -114,9 +114,9 @@ fn a_past_session_is_historical() {
 
 #[test]
 fn the_session_end_follows_the_start_month() {
-    let r = route("What was the fee in 2025-26?", today(), 4);
+    let r = route(&crate::question::Question::parse("What was the fee in 2025-26?"), today(), 4);
     assert_eq!(r.as_of, Some(d(2026, 3, 31)));
-    let r = route("What was the fee in 2025-26?", d(2026, 5, 1), 7);
+    let r = route(&crate::question::Question::parse("What was the fee in 2025-26?"), d(2026, 5, 1), 7);
     assert_eq!(r.label, RouteLabel::Simple, "2025-26 is the current session on 1 May 2026");
     assert_eq!(r.as_of, None);
 }

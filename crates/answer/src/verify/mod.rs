@@ -100,7 +100,7 @@ pub fn unsupported(claim: &str, cited: &[&str]) -> Option<String> {
         known.extend(model.literal_terms(c));
     }
     let canonical: std::collections::BTreeSet<String> = cited.iter().flat_map(|c| model.content_terms(c)).collect();
-    let names: Vec<String> = model.named_terms(claim).into_iter().filter(|n| !canonical.contains(n)).collect();
+    let names: Vec<String> = model.names_in(claim).into_iter().filter(|n| !canonical.contains(n)).collect();
     if !names.is_empty() {
         // A name the claim gives (MTech, Hyderabad, Dev Anand) must be in what it cites.
         return Some(format!("names {} that its citations do not: {claim:?}", names.join(", ")));

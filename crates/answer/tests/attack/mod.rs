@@ -392,7 +392,12 @@ impl ChatModel for Attacker {
         })
     }
 
-    fn answer(&self, _q: &str, evidence: &[Evidence], _note: Option<&str>) -> Result<Draft, ModelError> {
+    fn answer(
+        &self,
+        _q: &almirah_answer::question::Question,
+        evidence: &[Evidence],
+        _note: Option<&str>,
+    ) -> Result<Draft, ModelError> {
         for e in evidence {
             self.record(&e.text);
             self.record(&e.key);
@@ -489,8 +494,14 @@ pub fn attack_classic_over_http<'a>(lib: &'a Library, questions: &[&str], day: (
         let behind = attacker.clone();
         let server = Server::start(move |_, request| http_reply(&behind, &request.body));
         let model = from_spec(&format!("openai:{}/v1:attacker", server.url), &ProviderOptions::default()).unwrap();
-        let answer =
-            almirah_answer::classic::ask(&lib.engine.reader(), model.as_ref(), q, today, &|_: &str| {}).unwrap();
+        let answer = almirah_answer::classic::ask(
+            &lib.engine.reader(),
+            model.as_ref(),
+            &almirah_answer::question::Question::parse(q),
+            today,
+            &|_: &str| {},
+        )
+        .unwrap();
         report.inputs.extend(attacker.inputs.lock().unwrap().iter().cloned());
         report.notes.extend(answer.withheld.iter().cloned());
         report.answers.push(answer);
@@ -513,7 +524,12 @@ impl ChatModel for Recorded {
         self.model.chat(request)
     }
 
-    fn answer(&self, q: &str, evidence: &[Evidence], note: Option<&str>) -> Result<Draft, ModelError> {
+    fn answer(
+        &self,
+        q: &almirah_answer::question::Question,
+        evidence: &[Evidence],
+        note: Option<&str>,
+    ) -> Result<Draft, ModelError> {
         for e in evidence {
             self.attacker.record(&e.text);
         }
@@ -541,7 +557,15 @@ fn attack<'a, M: ChatModel + 'static>(
     for q in questions {
         let attacker = Attacker::new(lib, q, &report.answers);
         let model = model_for(attacker.clone());
-        let answer = ask_agent(&lib.engine.reader(), model, q, today, &|_: &str| {}, &cfg).unwrap();
+        let answer = ask_agent(
+            &lib.engine.reader(),
+            model,
+            &almirah_answer::question::Question::parse(q),
+            today,
+            &|_: &str| {},
+            &cfg,
+        )
+        .unwrap();
         report.inputs.extend(attacker.inputs.lock().unwrap().iter().cloned());
         report.notes.extend(answer.withheld.iter().cloned());
         report.answers.push(answer);

@@ -167,7 +167,12 @@ impl ChatModel for Slow {
         self.inner.chat(request)
     }
 
-    fn answer(&self, question: &str, evidence: &[Evidence], note: Option<&str>) -> Result<Draft, ModelError> {
+    fn answer(
+        &self,
+        question: &almirah_answer::question::Question,
+        evidence: &[Evidence],
+        note: Option<&str>,
+    ) -> Result<Draft, ModelError> {
         std::thread::sleep(self.delay);
         self.inner.answer(question, evidence, note)
     }

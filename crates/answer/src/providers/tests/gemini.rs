@@ -103,7 +103,8 @@ fn answer_goes_through_generate_content() {
     let body = reply(json!([{"text": "Half-pay leave is 20 days a year. [leave@4::hpl#1]"}]));
     let server = Server::start(move |_, _| Reply::json(200, &body));
     let ev = [evidence("leave@4::hpl#1", "Leave Rules", "Half pay leave: 20 days for each completed year.")];
-    let draft = client(&server).answer("How much half-pay leave?", &ev, None).unwrap();
+    let draft =
+        client(&server).answer(&crate::question::Question::parse("How much half-pay leave?"), &ev, None).unwrap();
     let want = vec![("Half-pay leave is 20 days a year.".to_string(), vec!["leave@4::hpl#1".to_string()])];
     assert_eq!(draft.sentences, want);
     let sent = &server.requests()[0].body;

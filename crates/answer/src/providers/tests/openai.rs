@@ -190,7 +190,9 @@ fn answer_parses_cited_sentences_into_a_draft() {
         evidence("leave@4::el#1", "Leave Rules", "Earned leave: 18 days per calendar year."),
         evidence("leave@4::el#2", "Leave Rules", "Accumulation up to 300 days."),
     ];
-    let draft = client(&server, &fast()).answer("How much earned leave?", &ev, Some("no citation: \"x\"")).unwrap();
+    let draft = client(&server, &fast())
+        .answer(&crate::question::Question::parse("How much earned leave?"), &ev, Some("no citation: \"x\""))
+        .unwrap();
     let want = vec![
         ("Earned leave is 18 days a year.".to_string(), vec!["leave@4::el#1".to_string()]),
         ("It can be carried over up to 300 days.".to_string(), vec!["leave@4::el#2".to_string()]),
@@ -210,7 +212,8 @@ fn answer_abstention_gives_no_sentences() {
     let body = reply(json!("I could not find this in the documents."), None);
     let server = Server::start(move |_, _| Reply::json(200, &body));
     let ev = [evidence("leave@4::el#1", "Leave Rules", "Earned leave: 18 days.")];
-    let draft = client(&server, &fast()).answer("What is the DA rate?", &ev, None).unwrap();
+    let draft =
+        client(&server, &fast()).answer(&crate::question::Question::parse("What is the DA rate?"), &ev, None).unwrap();
     assert!(draft.sentences.is_empty());
     assert_eq!(draft.usage.output_tokens, 15);
 }

@@ -4,6 +4,7 @@ use super::super::prompt::{Citing, answer_messages, document_block, parse_draft,
 use super::evidence;
 use crate::lexicon::ABSTAIN;
 use crate::model::{Role, Usage};
+use crate::question::Question;
 
 #[test]
 fn the_system_prompt_marks_documents_as_data_and_names_the_abstention() {
@@ -35,13 +36,19 @@ fn a_chunk_cannot_close_its_block_or_forge_attributes() {
 #[test]
 fn messages_are_system_then_one_user_message() {
     let ev = [evidence("a::1", "A", "one"), evidence("b::2", "B", "two")];
-    let messages = answer_messages("  What?  ", &ev, None, Citing::Numbers);
+    let messages = answer_messages(&Question::parse("  What?  "), &ev, None, Citing::Numbers);
     assert_eq!(messages.iter().map(|m| m.role).collect::<Vec<_>>(), [Role::System, Role::User]);
     let user = &messages[1].content;
     assert!(user.find("<passage n=\"1\" title=\"A\"").unwrap() < user.find("<passage n=\"2\" title=\"B\"").unwrap());
     assert!(!user.contains("a::1") && !user.contains("b::2"), "keys are not shown to the drafting model: {user}");
     assert!(user.ends_with("Question: What?\n"), "{user}");
-    assert!(!answer_messages("q", &ev, Some(" "), Citing::Numbers).last().unwrap().content.contains("previous answer"));
+    assert!(
+        !answer_messages(&Question::parse("q"), &ev, Some(" "), Citing::Numbers)
+            .last()
+            .unwrap()
+            .content
+            .contains("previous answer")
+    );
 }
 
 #[test]
@@ -83,8 +90,12 @@ fn only_passages_shown_in_the_call_can_be_cited() {
 #[test]
 fn retry_notes_name_passages_by_number() {
     let ev = [evidence("a@1::x#1", "A", "one"), evidence("a@1::x#12", "A", "two")];
-    let messages =
-        answer_messages("q", &ev, Some("sentence 1 cites [a@1::x#12] but its number 5 is not there"), Citing::Numbers);
+    let messages = answer_messages(
+        &Question::parse("q"),
+        &ev,
+        Some("sentence 1 cites [a@1::x#12] but its number 5 is not there"),
+        Citing::Numbers,
+    );
     let user = &messages[1].content;
     assert!(user.contains("sentence 1 cites [2] but its number 5"), "{user}");
     assert!(!user.contains("::"), "{user}");
@@ -102,7 +113,7 @@ fn a_flipped_claim_gets_a_retry_note_naming_its_passage_and_quote() {
     let claim = "The hours will rollover from one pay period to the next, and they expire.";
     let why = crate::verify::check(claim, &["overtime@2024::credit-hours#2".into()], &ev, "Do credit hours expire?")
         .expect("the dropped \"never\" fails");
-    let messages = answer_messages("Do credit hours expire?", &ev, Some(&why), Citing::Numbers);
+    let messages = answer_messages(&Question::parse("Do credit hours expire?"), &ev, Some(&why), Citing::Numbers);
     let user = &messages[1].content;
     assert!(user.contains("passage [2] says \"next, and they never expire.\" (\"never\")"), "{user}");
     assert!(user.contains("your sentence drops the negation"), "{user}");

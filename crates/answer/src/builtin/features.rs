@@ -1,0 +1,117 @@
+//! The builtin's sentence score as named features with one weight table.
+//! A candidate sentence's score is its coverage of the question (the share
+//! of its content terms the sentence holds, 0..=1) plus Σ weight × value
+//! over [`Feature`]s, each value in 0..=1 (or -1..=1 for meaning). Every
+//! feature can be switched off for an ablation (`ALMIRAH_ABLATE`, a
+//! comma-separated list of [`Feature::name`]s, read once per process): its
+//! weight is then 0. The weights are those measured on the tuning halves
+//! of the evaluation sets (`scripts/eval/ablate.sh` prints the table).
+
+use std::sync::LazyLock;
+
+/// One feature of a candidate answer sentence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Feature {
+    /// It holds the kind of value the question asks for, precisely (a date
+    /// to the day), or defines the term a definition question asks about: 1;
+    /// imprecisely (a month): 0.5.
+    Typed,
+    /// It holds a number, and the question asks for a quantity of no
+    /// narrower kind.
+    NumberAsked,
+    /// Its chunk's retrieval rank (0, 1, 2, …): a penalty.
+    ChunkRank,
+    /// It points elsewhere for the rule ("see the latest circular"): a penalty.
+    Defers,
+    /// It is in a worked example ("For example: …"): a penalty.
+    WorkedExample,
+    /// A "Which …?" question asks for a name and it names nothing new: a penalty.
+    NoNewName,
+    /// Its cosine to the question by the library's embedder (-1..=1), for
+    /// the first candidates.
+    Meaning,
+    /// Its coverage of the situation a question tells before its ask.
+    Situation,
+}
+
+impl Feature {
+    /// Every feature, in table order.
+    pub const ALL: [Feature; 8] = [
+        Feature::Typed,
+        Feature::NumberAsked,
+        Feature::ChunkRank,
+        Feature::Defers,
+        Feature::WorkedExample,
+        Feature::NoNewName,
+        Feature::Meaning,
+        Feature::Situation,
+    ];
+
+    /// Its name in `ALMIRAH_ABLATE` and in the ablation table.
+    pub fn name(self) -> &'static str {
+        match self {
+            Feature::Typed => "typed",
+            Feature::NumberAsked => "number-asked",
+            Feature::ChunkRank => "chunk-rank",
+            Feature::Defers => "defers",
+            Feature::WorkedExample => "worked-example",
+            Feature::NoNewName => "no-new-name",
+            Feature::Meaning => "meaning",
+            Feature::Situation => "situation",
+        }
+    }
+
+    /// Its weight in the table (a penalty's is negative).
+    fn default_weight(self) -> f32 {
+        match self {
+            Feature::Typed => 0.2,
+            Feature::NumberAsked => 0.15,
+            Feature::ChunkRank => -0.02,
+            Feature::Defers => -0.15,
+            Feature::WorkedExample => -0.15,
+            Feature::NoNewName => -0.1,
+            Feature::Meaning => 0.25,
+            Feature::Situation => 0.3,
+        }
+    }
+
+    /// Its weight, 0 when switched off for an ablation.
+    pub fn weight(self) -> f32 {
+        WEIGHTS[self as usize]
+    }
+}
+
+/// The weight table, with the features `ALMIRAH_ABLATE` names set to 0.
+static WEIGHTS: LazyLock<[f32; Feature::ALL.len()]> = LazyLock::new(|| {
+    let off = std::env::var("ALMIRAH_ABLATE").unwrap_or_default();
+    weights_without(&off)
+});
+
+/// The weight table with the features named in `off` (comma-separated) at 0.
+fn weights_without(off: &str) -> [f32; Feature::ALL.len()] {
+    let off: Vec<&str> = off.split(',').map(str::trim).collect();
+    Feature::ALL.map(|f| if off.contains(&f.name()) { 0.0 } else { f.default_weight() })
+}
+
+/// The weighted sum of `values` (feature, value) pairs.
+pub fn weighted(values: &[(Feature, f32)]) -> f32 {
+    values.iter().map(|(f, v)| f.weight() * v).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_feature_named_for_ablation_weighs_nothing() {
+        let all = weights_without("");
+        let off = weights_without("chunk-rank, meaning");
+        for f in Feature::ALL {
+            let i = f as usize;
+            let switched = matches!(f, Feature::ChunkRank | Feature::Meaning);
+            assert_eq!(off[i] == 0.0, switched, "{}", f.name());
+            assert!(all[i] != 0.0, "{}", f.name());
+        }
+        assert!(Feature::ALL.iter().enumerate().all(|(i, f)| *f as usize == i));
+    }
+}

@@ -1,0 +1,294 @@
+//! One parsed question. Everything the answering layer asks of a question
+//! (its words and stems, its wh-word, the kind of value it asks for, whether
+//! it asks yes or no or for an amount, the names it gives, the term it asks
+//! to define, the numbers it gives) is read here, once, into a
+//! [`Question`], and passed down to the builtin, the checks and the agent.
+//!
+//! Cue words match whole words by their Snowball stems (Porter 2, the BM25
+//! tokenizer's): "fee" matches "fees" and never "feedback"; "cap" never
+//! "capital"; "rate" never "separate". A cue of several words matches those
+//! stems in a row ("how much").
+
+use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use almirah_core::text::Tokenizer;
+
+use crate::lexicon;
+
+mod cues;
+mod definition;
+mod kind;
+pub mod names;
+
+pub use cues::input_numbers;
+pub use kind::AnswerType;
+
+/// The question words, each once; every other module asks [`WhWord`].
+pub const WH_WORDS: [&str; 9] = ["what", "which", "who", "whom", "whose", "when", "where", "why", "how"];
+
+/// A question word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WhWord {
+    /// "what"
+    What,
+    /// "which"
+    Which,
+    /// "who"
+    Who,
+    /// "whom"
+    Whom,
+    /// "whose"
+    Whose,
+    /// "when"
+    When,
+    /// "where"
+    Where,
+    /// "why"
+    Why,
+    /// "how"
+    How,
+}
+
+impl WhWord {
+    /// The question word `word` (lower case) is, if any.
+    pub fn of(word: &str) -> Option<Self> {
+        Some(match word {
+            "what" => Self::What,
+            "which" => Self::Which,
+            "who" => Self::Who,
+            "whom" => Self::Whom,
+            "whose" => Self::Whose,
+            "when" => Self::When,
+            "where" => Self::Where,
+            "why" => Self::Why,
+            "how" => Self::How,
+            _ => return None,
+        })
+    }
+
+    /// Whether a question opening with it asks for a name ("Who …", "Which …").
+    pub fn asks_for_a_name(self) -> bool {
+        matches!(self, Self::Who | Self::Whom | Self::Whose | Self::Which)
+    }
+}
+
+/// Questions parsed in this process, for the test that each answer parses
+/// its question once.
+static PARSES: AtomicUsize = AtomicUsize::new(0);
+
+/// A parsed question. Built by [`Question::parse`]; read-only afterwards.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Question {
+    text: String,
+    words: Vec<String>,
+    stems: Vec<String>,
+    terms: BTreeSet<String>,
+    opening: Option<WhWord>,
+    kind: AnswerType,
+    yes_no: bool,
+    amount: bool,
+    quantity: bool,
+    names: Vec<String>,
+    alternatives: Vec<Vec<String>>,
+    defined: Option<String>,
+    numbers: BTreeSet<String>,
+}
+
+impl Question {
+    /// Parse `text` (trimmed). Never fails: an empty or odd question gets
+    /// empty parts.
+    pub fn parse(text: &str) -> Self {
+        PARSES.fetch_add(1, Ordering::Relaxed);
+        let tokenizer = Tokenizer::default();
+        let text = text.trim().to_string();
+        let words = split_words(&text);
+        let stems = words.iter().map(|w| stem(&tokenizer, w)).collect();
+        let mut q = Question {
+            terms: lexicon::content_terms(&tokenizer, &text),
+            opening: words.first().and_then(|w| WhWord::of(w)),
+            words,
+            stems,
+            kind: AnswerType::Other,
+            yes_no: false,
+            amount: false,
+            quantity: false,
+            names: names::question_names(&text),
+            alternatives: Vec::new(),
+            defined: definition::defined_term(&text),
+            numbers: cues::input_numbers(&text),
+            text,
+        };
+        q.alternatives = names::name_alternatives(&q.text, &q.names);
+        q.yes_no = cues::asks_yes_no(&q);
+        q.amount = cues::asks_for_amount(&q);
+        q.quantity = cues::asks_for_quantity(&q);
+        q.kind = kind::classify(&q);
+        q
+    }
+
+    /// How many questions this process has parsed so far.
+    pub fn parses() -> usize {
+        PARSES.load(Ordering::Relaxed)
+    }
+
+    /// The question as asked (trimmed).
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Its words, lower case, in order (letters and digits; a hyphen or an
+    /// apostrophe inside a word stays: "e-mail", "north-east").
+    pub fn words(&self) -> &[String] {
+        &self.words
+    }
+
+    /// Its content terms: stems without stop words, frames or time labels,
+    /// synonyms folded ([`lexicon::content_terms`]).
+    pub fn terms(&self) -> &BTreeSet<String> {
+        &self.terms
+    }
+
+    /// The question word it opens with, if any.
+    pub fn opening(&self) -> Option<WhWord> {
+        self.opening
+    }
+
+    /// Whether a question word appears anywhere in it.
+    pub fn has_wh_word(&self) -> bool {
+        self.words.iter().any(|w| WhWord::of(w).is_some())
+    }
+
+    /// The kind of value it asks for.
+    pub fn kind(&self) -> AnswerType {
+        self.kind
+    }
+
+    /// Whether it asks yes or no ("Is there parking …?").
+    pub fn asks_yes_no(&self) -> bool {
+        self.yes_no
+    }
+
+    /// Whether it asks for an amount of money or a count ("How much …", a fee).
+    pub fn asks_for_amount(&self) -> bool {
+        self.amount
+    }
+
+    /// Whether it asks for an amount, a count, a date or a limit.
+    pub fn asks_for_quantity(&self) -> bool {
+        self.quantity
+    }
+
+    /// Whether it opens with "Who", "Whom", "Whose" or "Which".
+    pub fn asks_for_a_name(&self) -> bool {
+        self.opening.is_some_and(WhWord::asks_for_a_name)
+    }
+
+    /// The names it gives, raw, in order ([`names::question_names`]).
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// Its names as alternatives ([`names::name_alternatives`]).
+    pub fn name_alternatives(&self) -> &[Vec<String>] {
+        &self.alternatives
+    }
+
+    /// The term a definition question asks about ("TDY", "422").
+    pub fn defined_term(&self) -> Option<&str> {
+        self.defined.as_deref()
+    }
+
+    /// Numbers it gives as input ([`input_numbers`]).
+    pub fn input_numbers(&self) -> &BTreeSet<String> {
+        &self.numbers
+    }
+
+    /// Whether the stems of `cue` (one word or several) occur in it, in a
+    /// row, as whole words.
+    pub fn mentions(&self, cue: &str) -> bool {
+        let tokenizer = Tokenizer::default();
+        let cue: Vec<String> = split_words(cue).iter().map(|w| stem(&tokenizer, w)).collect();
+        !cue.is_empty() && self.stems.windows(cue.len()).any(|w| w == cue.as_slice())
+    }
+
+    /// Whether it mentions any of `cues` ([`Question::mentions`]).
+    pub fn mentions_any(&self, cues: &[&str]) -> bool {
+        cues.iter().any(|c| self.mentions(c))
+    }
+
+    /// Whether its words start with the words of `phrase` ("how do").
+    pub fn opens_with(&self, phrase: &str) -> bool {
+        let p = split_words(phrase);
+        !p.is_empty() && self.words.starts_with(&p)
+    }
+
+    /// Whether the words of `phrase` occur in it in a row, exactly.
+    pub fn has_phrase(&self, phrase: &str) -> bool {
+        let p = split_words(phrase);
+        !p.is_empty() && self.words.windows(p.len()).any(|w| w == p.as_slice())
+    }
+
+    /// Whether its last word is `word`.
+    pub fn ends_with_word(&self, word: &str) -> bool {
+        self.words.last().is_some_and(|w| w == word)
+    }
+}
+
+/// Lower-case words of `text`: runs of letters and digits, with a hyphen or
+/// apostrophe kept between two of them.
+pub fn split_words(text: &str) -> Vec<String> {
+    let keep = |c: char| c.is_alphanumeric() || c == '-' || c == '\'' || c == '’';
+    text.split(|c: char| !keep(c))
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+fn stem(tokenizer: &Tokenizer, word: &str) -> String {
+    tokenizer.terms(word).concat()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cue_words_match_whole_words_by_stem_never_inside_another_word() {
+        // "feedback" holds "fee", "capital" holds "cap", "separate" holds "rate".
+        for q in [
+            "What is the feedback process?",
+            "What is the capital of the state?",
+            "Do I need a separate form for travel?",
+        ] {
+            let q = Question::parse(q);
+            assert!(!q.asks_for_amount(), "{}", q.text());
+            assert!(!q.asks_for_quantity(), "{}", q.text());
+            assert!(matches!(q.kind(), AnswerType::Other | AnswerType::YesNo), "{}: {:?}", q.text(), q.kind());
+        }
+        assert!(Question::parse("What are the fees for the MBA?").asks_for_amount());
+        assert!(Question::parse("Is there a cap on hotel costs?").asks_for_quantity());
+        assert!(Question::parse("What rate applies to overtime?").asks_for_quantity());
+        assert!(Question::parse("how much do I get").mentions("how much"));
+        assert!(!Question::parse("how many do I get").mentions("how much"));
+    }
+
+    #[test]
+    fn a_question_is_read_once_into_its_parts() {
+        let q = Question::parse("  Who approves billable travel for 18F projects in Hyderabad?  ");
+        assert_eq!(q.text(), "Who approves billable travel for 18F projects in Hyderabad?");
+        assert_eq!(q.opening(), Some(WhWord::Who));
+        assert!(q.asks_for_a_name());
+        assert_eq!(q.kind(), AnswerType::Agent);
+        assert_eq!(q.names(), ["18F", "Hyderabad"]);
+        assert!(q.terms().contains("approv") && !q.terms().contains("who"), "{:?}", q.terms());
+        let yes_no = Question::parse("Is the e-mail address on the north-east form?");
+        assert!(yes_no.asks_yes_no() && !yes_no.has_wh_word());
+        assert!(yes_no.has_phrase("e-mail address") && yes_no.opens_with("is the"));
+        assert_eq!(Question::parse("What does LWOP mean?").defined_term(), Some("LWOP"));
+        let before = Question::parses();
+        let _ = Question::parse("x");
+        assert!(Question::parses() > before);
+    }
+}

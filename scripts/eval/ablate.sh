@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The builtin's ablation table: the classic builtin on the policy sets and
+# the first-sight sets, once with every feature of
+# crates/answer/src/builtin/features.rs and once with each switched off
+# (ALMIRAH_ABLATE=<feature>), every question (--half all), then accuracy
+# per set and half (scripts/eval/halves.py). Libraries are indexed once
+# under OUT/libs and shared by the runs.
+# Usage: scripts/eval/ablate.sh [--bin ALMIRAH] [--out DIR] [--sets a,b]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+bin="target/release/almirah" out="target/ablate"
+sets="sample-docs,versions,handbooks,hindi,fs-handbooks,fs-versions,fs-pdfs"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --bin) bin="$2"; shift 2 ;;
+    --out) out="$2"; shift 2 ;;
+    --sets) sets="$2"; shift 2 ;;
+    *) echo "usage: $0 [--bin ALMIRAH] [--out DIR] [--sets a,b]" >&2; exit 2 ;;
+  esac
+done
+features="$(grep -o 'Feature::[A-Za-z]* => "[a-z-]*"' crates/answer/src/builtin/features.rs | sed 's/.*"\(.*\)"/\1/')"
+mkdir -p "$out/libs"
+for off in none $features; do
+  run="$out/$off"
+  if [ -f "$run/done" ]; then echo "== $off: done already"; continue; fi
+  mkdir -p "$run"
+  ln -sfn "$(realpath "$out/libs")" "$run/libs"
+  echo "== without: $off"
+  ALMIRAH_ABLATE="$([ "$off" = none ] || echo "$off")" \
+    scripts/eval-all.sh --sets "$sets" --modes classic --half all --out "$run" --bin "$bin" > "$run/log" 2>&1 || true
+  touch "$run/done"
+done
+for off in none $features; do
+  echo "## without $off"
+  python3 scripts/eval/halves.py "$out/$off"
+done
