@@ -16,9 +16,6 @@ pub enum Feature {
     /// to the day), or defines the term a definition question asks about: 1;
     /// imprecisely (a month): 0.5.
     Typed,
-    /// It holds a number, and the question asks for a quantity of no
-    /// narrower kind.
-    NumberAsked,
     /// Its chunk's retrieval rank (0, 1, 2, …): a penalty.
     ChunkRank,
     /// It points elsewhere for the rule ("see the latest circular"): a penalty.
@@ -36,9 +33,8 @@ pub enum Feature {
 
 impl Feature {
     /// Every feature, in table order.
-    pub const ALL: [Feature; 8] = [
+    pub const ALL: [Feature; 7] = [
         Feature::Typed,
-        Feature::NumberAsked,
         Feature::ChunkRank,
         Feature::Defers,
         Feature::WorkedExample,
@@ -51,7 +47,6 @@ impl Feature {
     pub fn name(self) -> &'static str {
         match self {
             Feature::Typed => "typed",
-            Feature::NumberAsked => "number-asked",
             Feature::ChunkRank => "chunk-rank",
             Feature::Defers => "defers",
             Feature::WorkedExample => "worked-example",
@@ -65,7 +60,6 @@ impl Feature {
     fn default_weight(self) -> f32 {
         match self {
             Feature::Typed => 0.2,
-            Feature::NumberAsked => 0.15,
             Feature::ChunkRank => -0.02,
             Feature::Defers => -0.15,
             Feature::WorkedExample => -0.15,
