@@ -16,6 +16,9 @@ pub enum Feature {
     /// to the day), or defines the term a definition question asks about: 1;
     /// imprecisely (a month): 0.5.
     Typed,
+    /// It holds a number, and the question asks for a quantity of no
+    /// narrower kind ([`crate::question::Question::asks_for_quantity`]).
+    NumberAsked,
     /// Its chunk's retrieval rank (0, 1, 2, …): a penalty.
     ChunkRank,
     /// It points elsewhere for the rule ("see the latest circular"): a penalty.
@@ -27,32 +30,30 @@ pub enum Feature {
     /// Its cosine to the question by the library's embedder (-1..=1), for
     /// the first candidates.
     Meaning,
-    /// Its coverage of the situation a question tells before its ask.
-    Situation,
 }
 
 impl Feature {
     /// Every feature, in table order.
     pub const ALL: [Feature; 7] = [
         Feature::Typed,
+        Feature::NumberAsked,
         Feature::ChunkRank,
         Feature::Defers,
         Feature::WorkedExample,
         Feature::NoNewName,
         Feature::Meaning,
-        Feature::Situation,
     ];
 
     /// Its name in `ALMIRAH_ABLATE` and in the ablation table.
     pub fn name(self) -> &'static str {
         match self {
             Feature::Typed => "typed",
+            Feature::NumberAsked => "number-asked",
             Feature::ChunkRank => "chunk-rank",
             Feature::Defers => "defers",
             Feature::WorkedExample => "worked-example",
             Feature::NoNewName => "no-new-name",
             Feature::Meaning => "meaning",
-            Feature::Situation => "situation",
         }
     }
 
@@ -60,12 +61,12 @@ impl Feature {
     fn default_weight(self) -> f32 {
         match self {
             Feature::Typed => 0.2,
+            Feature::NumberAsked => 0.15,
             Feature::ChunkRank => -0.02,
             Feature::Defers => -0.15,
             Feature::WorkedExample => -0.15,
             Feature::NoNewName => -0.1,
             Feature::Meaning => 0.25,
-            Feature::Situation => 0.3,
         }
     }
 

@@ -215,6 +215,7 @@ impl BuiltinModel {
         if q.is_empty() {
             return Vec::new();
         }
+        let wants_number = question.asks_for_quantity();
         let kind = question.kind();
         let names = self.named_terms(question);
         // "Which project …?" (not "Who approves …?", answered by a role as often as a name).
@@ -272,6 +273,7 @@ impl BuiltinModel {
                 let direct = q.iter().filter(|t| own.contains(*t)).count() as f32;
                 let by_context = q.iter().filter(|t| !own.contains(*t) && in_context(t)).count() as f32;
                 let coverage = (direct + 0.5 * by_context) / q.len() as f32;
+                let has_number = text.chars().any(|c| c.is_ascii_digit());
                 // A definition of the term asked about holds what a definition question asks for.
                 // A value question ("What is the deadline?") still wants the value.
                 let defining = !kind.is_value() && defines(&text);
@@ -288,6 +290,7 @@ impl BuiltinModel {
                             0.0
                         },
                     ),
+                    (Feature::NumberAsked, f32::from(!typed && wants_number && has_number && !kind.is_value())),
                     (Feature::ChunkRank, rank as f32),
                     (Feature::Defers, f32::from(defers(&text))),
                     (Feature::WorkedExample, f32::from(examples.contains(sentence.text.trim()))),

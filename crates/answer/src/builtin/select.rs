@@ -110,33 +110,23 @@ impl BuiltinModel {
     }
 
     /// Sentences that answer `ask` (full coverage threshold, an amount when
-    /// it asks for one), preferring those that speak of the situation the
-    /// `context` describes ("3-day audit in Hyderabad … personal reasons"):
-    /// at most [`CONTEXT_SENTENCES`], from distinct chunks, over all the
-    /// evidence the agent gathered.
+    /// it asks for one), ranked by meaning against the ask in the situation
+    /// the `context` describes ("3-day audit in Hyderabad … personal
+    /// reasons"), and after the best only those that speak of that
+    /// situation: at most [`CONTEXT_SENTENCES`], from distinct chunks, over
+    /// all the evidence the agent gathered.
     pub fn select_in_context(&self, ask: &Question, context: &str, evidence: &[Evidence]) -> Vec<Scored> {
         if !self.evidence_speaks_of(ask, evidence) {
             return Vec::new();
         }
         let situation = self.content_terms(context);
-        // How well each sentence covers the situation (its names bridged
-        // through the chunk as for any question: Hyderabad to "Metro cities").
-        let told = Question::parse(context);
-        let in_situation: std::collections::HashMap<(String, (usize, usize)), f32> =
-            self.score_in(&told, evidence, evidence.len()).into_iter().map(|s| ((s.key, s.at), s.coverage)).collect();
         let wants_amount = ask.asks_for_amount();
         let named = self.chunks_naming(ask.name_alternatives(), evidence);
-        let mut scored: Vec<Scored> = self
+        let scored: Vec<Scored> = self
             .score_in_situation(ask, context, evidence)
             .into_iter()
             .filter(|s| s.answers() && (!wants_amount || states_amount(&s.text)) && named.contains(s.key.as_str()))
-            .map(|mut s| {
-                let covered = in_situation.get(&(s.key.clone(), s.at)).copied().unwrap_or(0.0);
-                s.score += super::features::weighted(&[(super::Feature::Situation, covered)]);
-                s
-            })
             .collect();
-        scored.sort_by(|a, b| b.score.total_cmp(&a.score));
         let mut chosen: Vec<Scored> = Vec::new();
         for s in scored {
             // After the best, a sentence must also speak of the situation.

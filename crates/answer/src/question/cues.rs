@@ -1,4 +1,4 @@
-//! Cue words of a question: does it ask for an amount, yes or
+//! Cue words of a question: does it ask for an amount, a quantity, yes or
 //! no; which numbers it gives. Cues match whole words by stem
 //! ([`Question::mentions`]), never inside another word.
 
@@ -32,6 +32,27 @@ const OTHER_OPENINGS: &[&str] = &["who", "where", "why", "when", "how do", "how 
 /// Openings of a yes/no question.
 const YES_NO_OPENINGS: &[&str] = &["is", "are", "does", "do", "can", "may", "will", "am"];
 
+/// Words that ask for an amount, a count, a date or a limit.
+const QUANTITY_CUES: &[&str] = &[
+    "how many",
+    "how much",
+    "how long",
+    "fee",
+    "cap",
+    "allowance",
+    "amount",
+    "limit",
+    "rate",
+    "cost",
+    "when",
+    "date",
+    "kitna",
+    "kitni",
+    "kitne",
+    "salary",
+    "days",
+];
+
 /// Whether `question` asks for an amount (money, a fee, a count).
 pub fn asks_for_amount(question: &Question) -> bool {
     question.mentions_any(AMOUNT_CUES) && !OTHER_OPENINGS.iter().any(|o| question.opens_with(o))
@@ -43,6 +64,11 @@ pub fn asks_for_amount(question: &Question) -> bool {
 /// a person).
 pub fn asks_yes_no(question: &Question) -> bool {
     YES_NO_OPENINGS.iter().any(|o| question.opens_with(o)) && !question.has_wh_word()
+}
+
+/// Whether `question` asks for an amount, a count, a date or a limit.
+pub fn asks_for_quantity(question: &Question) -> bool {
+    question.mentions_any(QUANTITY_CUES)
 }
 
 /// Numbers a question gives as input ("85 marks", "a 12-day trip"): runs of

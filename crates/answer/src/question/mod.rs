@@ -88,6 +88,7 @@ pub struct Question {
     kind: AnswerType,
     yes_no: bool,
     amount: bool,
+    quantity: bool,
     names: Vec<String>,
     alternatives: Vec<Vec<String>>,
     defined: Option<String>,
@@ -111,6 +112,7 @@ impl Question {
             kind: AnswerType::Other,
             yes_no: false,
             amount: false,
+            quantity: false,
             names: names::question_names(&text),
             alternatives: Vec::new(),
             defined: definition::defined_term(&text),
@@ -120,6 +122,7 @@ impl Question {
         q.alternatives = names::name_alternatives(&q.text, &q.names);
         q.yes_no = cues::asks_yes_no(&q);
         q.amount = cues::asks_for_amount(&q);
+        q.quantity = cues::asks_for_quantity(&q);
         q.kind = kind::classify(&q);
         q
     }
@@ -169,6 +172,11 @@ impl Question {
     /// Whether it asks for an amount of money or a count ("How much …", a fee).
     pub fn asks_for_amount(&self) -> bool {
         self.amount
+    }
+
+    /// Whether it asks for an amount, a count, a date or a limit.
+    pub fn asks_for_quantity(&self) -> bool {
+        self.quantity
     }
 
     /// Whether it opens with "Who", "Whom", "Whose" or "Which".
@@ -256,6 +264,7 @@ mod tests {
         ] {
             let q = Question::parse(q);
             assert!(!q.asks_for_amount(), "{}", q.text());
+            assert!(!q.asks_for_quantity(), "{}", q.text());
             assert!(matches!(q.kind(), AnswerType::Other | AnswerType::YesNo), "{}: {:?}", q.text(), q.kind());
         }
         // The cue words themselves, never inside another word.
@@ -263,8 +272,8 @@ mod tests {
         assert!(!Question::parse("What is the capital of the state?").mentions("cap"));
         assert!(!Question::parse("Do I need a separate form for travel?").mentions("rate"));
         assert!(Question::parse("What are the fees for the MBA?").asks_for_amount());
-        assert!(Question::parse("Is there a price cap on hotel costs?").mentions("cost"));
-        assert_eq!(Question::parse("What rate applies to overtime?").kind(), AnswerType::Amount);
+        assert!(Question::parse("Is there a cap on hotel costs?").asks_for_quantity());
+        assert!(Question::parse("What rate applies to overtime?").asks_for_quantity());
         assert!(Question::parse("how much do I get").mentions("how much"));
         assert!(!Question::parse("how many do I get").mentions("how much"));
     }
