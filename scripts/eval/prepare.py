@@ -73,17 +73,18 @@ def item(qid: str, question: str, answers: list[str], sources: list[str], abstai
 def write_jsonl(path: Path, items: list[dict]) -> None:
     # A question pinned to a half by hand ("half": "tuning": its wording is
     # quoted in the source, see crates/answer/tests/contamination.rs) keeps
-    # its pin when the set is written again.
-    if path.is_file():
-        pinned = {}
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                old = json.loads(line)
+    # its pin when the set is written again, wherever it is written: the
+    # pins are read from the committed set (eval/<name>) and from `path`.
+    pinned = {}
+    for source in (Path(__file__).resolve().parents[2] / "eval" / path.name, path):
+        if source.is_file():
+            for line in source.read_text(encoding="utf-8").splitlines():
+                old = json.loads(line) if line.strip() else {}
                 if "half" in old:
                     pinned[old["id"]] = old["half"]
-        for i in items:
-            if i["id"] in pinned:
-                i["half"] = pinned[i["id"]]
+    for i in items:
+        if i["id"] in pinned:
+            i["half"] = pinned[i["id"]]
     text = "".join(json.dumps(i, ensure_ascii=False) + "\n" for i in items)
     if not path.is_file() or path.read_text(encoding="utf-8") != text:
         path.write_text(text, encoding="utf-8")
