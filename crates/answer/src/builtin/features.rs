@@ -88,9 +88,12 @@ fn weights_without(off: &str) -> [f32; Feature::ALL.len()] {
     Feature::ALL.map(|f| if off.contains(&f.name()) { 0.0 } else { f.default_weight() })
 }
 
-/// The weighted sum of `values` (feature, value) pairs.
-pub fn weighted(values: &[(Feature, f32)]) -> f32 {
-    values.iter().map(|(f, v)| f.weight() * v).sum()
+/// A candidate's value of each feature, in [`Feature::ALL`] order.
+pub type Values = [f32; Feature::ALL.len()];
+
+/// The weighted sum of `values`.
+pub fn weighted(values: &Values) -> f32 {
+    Feature::ALL.iter().map(|f| f.weight() * values[*f as usize]).sum()
 }
 
 #[cfg(test)]

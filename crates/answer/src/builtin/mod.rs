@@ -19,6 +19,7 @@ use crate::model::{ChatModel, ChatRequest, ChatResponse, Draft, ModelError};
 pub mod answer_type;
 pub mod both;
 pub mod definition;
+mod dump;
 pub mod features;
 pub mod meaning;
 pub(crate) mod names;
@@ -87,8 +88,11 @@ pub struct Scored {
     pub key: String,
     /// Share of question terms covered (0..=1).
     pub coverage: f32,
-    /// Coverage plus small bonuses for rank and numbers.
+    /// Coverage plus the weighted feature values ([`features::weighted`]).
     pub score: f32,
+    /// Its value of each [`Feature`], in [`Feature::ALL`] order: what its
+    /// score is made of.
+    pub features: features::Values,
     /// Cosine by meaning to the question (-1..=1), for the candidates
     /// compared by meaning ([`MEANING_CANDIDATES`]); `None` otherwise.
     pub meaning: Option<f32>,
@@ -279,29 +283,29 @@ impl BuiltinModel {
                 let defining = !kind.is_value() && defines(&text);
                 let typed = (kind.is_value() && kind.held_by(&text)) || defining;
                 let precise = defining || kind.held_precisely_by(&text);
-                let bonus = features::weighted(&[
-                    (
-                        Feature::Typed,
-                        if typed && precise {
-                            1.0
-                        } else if typed {
-                            0.5
-                        } else {
-                            0.0
-                        },
-                    ),
-                    (Feature::NumberAsked, f32::from(!typed && wants_number && has_number && !kind.is_value())),
-                    (Feature::ChunkRank, rank as f32),
-                    (Feature::Defers, f32::from(defers(&text))),
-                    (Feature::WorkedExample, f32::from(examples.contains(sentence.text.trim()))),
-                    (Feature::NoNewName, f32::from(wants_name && !names::names_something_new(self, &text, question))),
-                ]);
+                let mut values = features::Values::default();
+                values[Feature::Typed as usize] = if typed && precise {
+                    1.0
+                } else if typed {
+                    0.5
+                } else {
+                    0.0
+                };
+                values[Feature::NumberAsked as usize] =
+                    f32::from(!typed && wants_number && has_number && !kind.is_value());
+                values[Feature::ChunkRank as usize] = rank as f32;
+                values[Feature::Defers as usize] = f32::from(defers(&text));
+                values[Feature::WorkedExample as usize] = f32::from(examples.contains(sentence.text.trim()));
+                values[Feature::NoNewName as usize] =
+                    f32::from(wants_name && !names::names_something_new(self, &text, question));
+                let bonus = features::weighted(&values);
                 let direct = direct / q.len() as f32;
                 scored.push(Scored {
                     text,
                     key: ev.key.clone(),
                     coverage,
                     score: coverage + bonus,
+                    features: values,
                     meaning: None,
                     typed,
                     lacks_value: kind.is_value() && !typed,
@@ -325,7 +329,8 @@ impl BuiltinModel {
         let Some(sims) = meaning.similarities(question, &texts) else { return };
         for (s, sim) in scored[..n].iter_mut().zip(sims) {
             s.meaning = Some(sim);
-            s.score += features::weighted(&[(Feature::Meaning, sim)]);
+            s.features[Feature::Meaning as usize] = sim;
+            s.score += Feature::Meaning.weight() * sim;
         }
         scored.sort_by(|a, b| b.score.total_cmp(&a.score));
     }

@@ -35,6 +35,7 @@ impl BuiltinModel {
             .into_iter()
             .filter(|s| (!wants_amount || states_amount(&s.text)) && named.contains(s.key.as_str()))
             .collect();
+        super::dump::candidates(question, &scored);
         for s in scored.iter().take(5) {
             tracing::debug!(coverage = s.coverage, score = s.score, meaning = ?s.meaning, typed = s.typed, key = %s.key, text = %s.text, "candidate");
         }

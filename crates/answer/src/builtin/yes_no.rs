@@ -99,6 +99,7 @@ mod tests {
             key: "k".into(),
             coverage: 1.0,
             score: 1.0,
+            features: Default::default(),
             meaning: None,
             typed: false,
             lacks_value: false,

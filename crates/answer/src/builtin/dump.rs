@@ -1,0 +1,39 @@
+//! An evaluation hook: with `ALMIRAH_CANDIDATES=<file>` set, each question
+//! the builtin selects sentences for appends its best [`DUMPED`] candidates
+//! (sentence, chunk key, coverage and feature values) to that file as JSON
+//! lines, the data `scripts/eval/fit.py` fits the weight table on. Off, and
+//! free, when the variable is unset; a write failure is logged and
+//! otherwise ignored (answering never depends on it).
+
+use std::io::Write;
+use std::sync::LazyLock;
+
+use super::{Feature, Question, Scored};
+
+/// Candidates written per question at most.
+const DUMPED: usize = 20;
+
+static TARGET: LazyLock<Option<std::path::PathBuf>> =
+    LazyLock::new(|| std::env::var_os("ALMIRAH_CANDIDATES").map(Into::into));
+
+/// Append `scored`'s best candidates for `question` to the dump, if one is set.
+pub(super) fn candidates(question: &Question, scored: &[Scored]) {
+    let Some(path) = TARGET.as_ref() else { return };
+    let mut out = String::new();
+    for (i, s) in scored.iter().take(DUMPED).enumerate() {
+        let features: serde_json::Map<String, serde_json::Value> =
+            Feature::ALL.iter().map(|f| (f.name().to_string(), s.features[*f as usize].into())).collect();
+        let line = serde_json::json!({
+            "question": question.text(), "place": i, "key": s.key, "text": s.text,
+            "coverage": s.coverage, "direct": s.direct, "lacks_value": s.lacks_value,
+            "has_meaning": s.meaning.is_some(), "features": features,
+        });
+        out.push_str(&line.to_string());
+        out.push('\n');
+    }
+    let written =
+        std::fs::OpenOptions::new().create(true).append(true).open(path).and_then(|mut f| f.write_all(out.as_bytes()));
+    if let Err(e) = written {
+        tracing::warn!(path = %path.display(), error = %e, "could not append to ALMIRAH_CANDIDATES");
+    }
+}
