@@ -185,7 +185,7 @@ impl BuiltinModel {
         self.content_terms(&question.names().join(" "))
     }
 
-    /// Terms of the names in any text (a claim, a hop): [`names::question_names`].
+    /// Terms of the names in any text (a claim, a hop): [`crate::question::names::question_names`].
     pub fn names_in(&self, text: &str) -> BTreeSet<String> {
         self.content_terms(&crate::question::names::question_names(text).join(" "))
     }

@@ -13,8 +13,8 @@ use crate::lexicon::is_demonym;
 const REFERENCE_CUES: &[&str] = &["before", "after", "besides", "except", "unlike", "than", "instead of", "apart from"];
 
 /// The raw name words of `question`, in order. When it asks for a name
-/// ([`asks_for_a_name`]), without the names right after a
-/// [`REFERENCE_CUES`] word: "Is the library open after Diwali?" still needs
+/// (it opens with Who, Whom, Whose or Which), without the names right after a
+/// reference cue ("before", "after", "other than", …): "Is the library open after Diwali?" still needs
 /// a source that names Diwali.
 pub fn question_names(question: &str) -> Vec<String> {
     let set_against = asks_for_a_name(question);
