@@ -27,6 +27,7 @@ for name,qf in sets.items():
     res=json.load(open(p))
     rows=res["results"]
     by={"tuning":[0,0],"reporting":[0,0],"all":[0,0]}
+    cps={"tuning":[],"reporting":[],"all":[]}
     stale=0
     for r in rows:
         if r.get("mode","classic")!="classic": continue
@@ -35,5 +36,7 @@ for name,qf in sets.items():
         cp=r.get("citation_precision")
         for k in {h,"all"}:
             by[k][0]+=ok; by[k][1]+=1
+            if cp is not None and r.get("cited"):
+                cps[k].append(cp)
         stale+=bool(r.get("stale_citation"))
-    print(f"{name:22s} " + "  ".join(f"{k} {v[0]}/{v[1]}={v[0]/max(v[1],1):.3f}" for k,v in by.items() if v[1]) + f"  stale {stale}")
+    print(f"{name:22s} " + "  ".join(f"{k} {v[0]}/{v[1]}={v[0]/max(v[1],1):.3f}" for k,v in by.items() if v[1]) + f"  stale {stale}  citation precision " + " ".join(f"{k} {sum(v)/len(v):.3f}" for k,v in cps.items() if v))
