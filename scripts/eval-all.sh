@@ -12,7 +12,8 @@
 # Paths are relative to the repository root. Exit 1 when a set fails to
 # index or evaluate, or any answer cites a stale source.
 # --half picks the questions: each question's half (tuning or reporting) is
-# fixed by the BLAKE3 hash of its id; figures are quoted on the reporting
+# fixed by the BLAKE3 hash of its id, or pinned to tuning on its line when
+# the source quotes it (eval/README.md); figures are quoted on the reporting
 # half (the default), rules are tuned on the tuning half.
 # Usage: scripts/eval-all.sh [--sets a,b] [--modes classic,agent,auto,bm25,vector,hybrid] [--half reporting|tuning|all] [--out DIR] [--bin ALMIRAH]
 set -euo pipefail

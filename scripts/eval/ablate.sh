@@ -26,9 +26,13 @@ for off in none $features; do
   mkdir -p "$run"
   ln -sfn "$(realpath "$out/libs")" "$run/libs"
   echo "== without: $off"
-  ALMIRAH_ABLATE="$([ "$off" = none ] || echo "$off")" \
-    scripts/eval-all.sh --sets "$sets" --modes classic --half all --out "$run" --bin "$bin" > "$run/log" 2>&1 || true
-  touch "$run/done"
+  # A failed run is not marked done, so a re-run tries it again.
+  if ALMIRAH_ABLATE="$([ "$off" = none ] || echo "$off")" \
+    scripts/eval-all.sh --sets "$sets" --modes classic --half all --out "$run" --bin "$bin" > "$run/log" 2>&1; then
+    touch "$run/done"
+  else
+    echo "   failed: see $run/log" >&2
+  fi
 done
 for off in none $features; do
   echo "## without $off"

@@ -66,8 +66,10 @@ pub fn answer(
     mode: Mode,
     cfg: &AgentConfig,
 ) -> almirah_core::Result<Answer> {
-    // Parsed once for the whole answer: the router, the planner, the
-    // builtin and the checks all read this one value.
+    // Parsed once for the whole answer: the router, the classic path, the
+    // agent's machine and its drafts, the builtin and the checks read this
+    // one value (a part, a hop or a search of other words is parsed as a
+    // question of its own).
     let question = &Question::parse(question);
     let use_agent = match mode {
         Mode::Classic => false,

@@ -145,6 +145,11 @@ impl Machine {
         &self.context.question
     }
 
+    /// The parts of the question, each parsed once ([`AgentContext::asked`]).
+    pub fn asked_parts(&self) -> &[Question] {
+        &self.context.asked
+    }
+
     /// The question as parsed once for the whole answer.
     pub fn parsed(&self) -> &Question {
         &self.parsed

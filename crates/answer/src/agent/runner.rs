@@ -124,6 +124,7 @@ async fn call_chat(
 /// model that drafts per query (the builtin), one per tool result.
 async fn draft(model: Arc<dyn ChatModel>, m: &Machine, retry_note: Option<String>) -> Result<Draft, ModelError> {
     let question = m.parsed().clone();
+    let parts = m.asked_parts().to_vec();
     let evidence = m.evidence.clone();
     let outcomes: Vec<ToolOutcome> = m.outcomes().to_vec();
     let structured = m.config().action_mode();
@@ -143,7 +144,12 @@ async fn draft(model: Arc<dyn ChatModel>, m: &Machine, retry_note: Option<String
             let label = draft_label(o, question.text());
             // A part asked in a situation reads everything gathered; a plain query its own results.
             let scope = if crate::builtin::split_context(&label).is_some() { &evidence } else { &o.evidence };
-            let asked = if label == question.text() { question.clone() } else { Question::parse(&label) };
+            // The whole question and its parts are parsed already; a search of other words is a question of its own.
+            let asked = match parts.iter().find(|p| p.text() == label.trim()) {
+                Some(part) => part.clone(),
+                None if label.trim() == question.text() => question.clone(),
+                None => Question::parse(&label),
+            };
             let d = model.answer(&asked, scope, retry_note.as_deref())?;
             for s in d.sentences {
                 if !merged.sentences.iter().any(|(t, _)| same_sentence(t, &s.0)) {

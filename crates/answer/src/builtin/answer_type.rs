@@ -1,13 +1,10 @@
-//! What kind of value a question asks for ("How long …?" a duration, "Which
-//! email address …?" an address), and whether a sentence holds a value of
-//! that kind. The builtin model prefers sentences that hold what was asked
-//! for: of two sentences about overtime pay, the one with "$191,900" answers
-//! "Above what salary …?", the one about the calculator does not.
-//!
-//! Cheap lexical rules, as in answer-type taxonomies of extractive QA
-//! (Li and Roth, "Learning Question Classifiers", COLING 2002: NUM:money,
-//! NUM:date, NUM:period, NUM:count, HUM, LOC), reduced to the kinds policy
-//! questions ask for.
+//! Whether a sentence holds a value of the kind a question asks for (the
+//! question's [`AnswerType`] is read once, by `question::kind`). The builtin
+//! model prefers sentences that hold what was asked for: of two sentences
+//! about overtime pay, the one with "$191,900" answers "Above what salary
+//! …?", the one about the calculator does not. Cheap lexical patterns, as
+//! in answer-type taxonomies of extractive QA (Li and Roth, "Learning
+//! Question Classifiers", COLING 2002).
 
 use std::sync::LazyLock;
 

@@ -1,7 +1,6 @@
-//! The names a question gives, and whether a source mentions them. A name
-//! is an acronym (MBA, GST, EL) or a capitalised word after the first
-//! (Hyderabad, Dev Anand). A source mentions an acronym when it has the
-//! acronym, or its expansion: consecutive words whose initials spell it
+//! Whether a source mentions the names a question gives (read once by
+//! [`crate::question::names`]). A source mentions an acronym when it has
+//! the acronym, or its expansion: consecutive words whose initials spell it
 //! ("EL" in "Earned Leave", "NE" in "North-East").
 
 use super::BuiltinModel;
@@ -9,7 +8,7 @@ use crate::question::Question;
 use crate::question::names::is_acronym;
 
 /// Whether `text` mentions every name of one of the `alternatives`
-/// ([`name_alternatives`]; true when there is none).
+/// ([`Question::name_alternatives`]; true when there is none).
 pub fn mentions_one_of(model: &BuiltinModel, alternatives: &[Vec<String>], text: &str) -> bool {
     alternatives.is_empty() || alternatives.iter().any(|group| group.iter().all(|name| mentions(model, name, text)))
 }

@@ -83,7 +83,7 @@ pub fn describing_clause(question: &str) -> Option<(String, &str)> {
     let cut = question.rfind(", ")?;
     let (ask, clause) = (question[..cut].trim(), question[cut + 2..].trim());
     let (asked, described) = (lower_words(ask), lower_words(clause));
-    let wh = |w: &String| WH_WORDS.contains(&w.as_str());
+    let wh = |w: &String| crate::question::WhWord::of(w).is_some();
     let relative = matches!(described.first().map(String::as_str), Some("who" | "which" | "whose" | "that"));
     if !relative || described.iter().skip(1).any(wh) || !asked.iter().any(wh) || asked.len() < 3 {
         return None;
@@ -95,9 +95,6 @@ pub fn describing_clause(question: &str) -> Option<(String, &str)> {
 fn lower_words(text: &str) -> Vec<String> {
     text.split_whitespace().map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase()).collect()
 }
-
-/// Words that ask.
-const WH_WORDS: &[&str] = &["what", "which", "who", "whom", "whose", "when", "where", "why", "how"];
 
 /// The run of capitalised words `text` ends with ("Chiang Kai-shek"), or
 /// all of `text` when it ends with none.

@@ -27,30 +27,18 @@ const AMOUNT_CUES: &[&str] = &[
 
 /// Question openings that ask for something other than an amount ("Who sets
 /// the fee?", "Is there a fee?").
-const OTHER_OPENINGS: &[&str] = &["who", "where", "why", "when", "how do", "how can", "can", "is", "are", "does", "do"];
+const OTHER_OPENINGS: &[&str] = &[
+    "who", "whom", "whose", "who's", "where", "where's", "why", "when", "when's", "how do", "how does", "how did",
+    "how can", "can", "is", "are", "does", "do",
+];
 
 /// Openings of a yes/no question.
 const YES_NO_OPENINGS: &[&str] = &["is", "are", "does", "do", "can", "may", "will", "am"];
 
 /// Words that ask for an amount, a count, a date or a limit.
 const QUANTITY_CUES: &[&str] = &[
-    "how many",
-    "how much",
-    "how long",
-    "fee",
-    "cap",
-    "allowance",
-    "amount",
-    "limit",
-    "rate",
-    "cost",
-    "when",
-    "date",
-    "kitna",
-    "kitni",
-    "kitne",
-    "salary",
-    "days",
+    "how many", "how much", "how long", "fee", "cap", "amount", "limit", "rate", "cost", "when", "date", "kitna",
+    "kitni", "kitne", "salary", "days",
 ];
 
 /// Whether `question` asks for an amount (money, a fee, a count).
@@ -68,7 +56,8 @@ pub fn asks_yes_no(question: &Question) -> bool {
 
 /// Whether `question` asks for an amount, a count, a date or a limit.
 pub fn asks_for_quantity(question: &Question) -> bool {
-    question.mentions_any(QUANTITY_CUES)
+    // "allowance" stems to "allow" ("Am I allowed …?"): matched as a word.
+    question.mentions_any(QUANTITY_CUES) || question.has_word("allowance") || question.has_word("allowances")
 }
 
 /// Numbers a question gives as input ("85 marks", "a 12-day trip"): runs of

@@ -24,9 +24,6 @@ pub mod names;
 pub use cues::input_numbers;
 pub use kind::AnswerType;
 
-/// The question words, each once; every other module asks [`WhWord`].
-pub const WH_WORDS: [&str; 9] = ["what", "which", "who", "whom", "whose", "when", "where", "why", "how"];
-
 /// A question word.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WhWord {
@@ -51,8 +48,10 @@ pub enum WhWord {
 }
 
 impl WhWord {
-    /// The question word `word` (lower case) is, if any.
+    /// The question word `word` (lower case) is, if any; a contracted
+    /// "is" does not hide it ("what's", "who's").
     pub fn of(word: &str) -> Option<Self> {
+        let word = word.strip_suffix("'s").or_else(|| word.strip_suffix("’s")).unwrap_or(word);
         Some(match word {
             "what" => Self::What,
             "which" => Self::Which,
@@ -103,7 +102,7 @@ impl Question {
         let tokenizer = Tokenizer::default();
         let text = text.trim().to_string();
         let words = split_words(&text);
-        let stems = words.iter().map(|w| stem(&tokenizer, w)).collect();
+        let stems = cue_stems(&tokenizer, &words);
         let mut q = Question {
             terms: lexicon::content_terms(&tokenizer, &text),
             opening: words.first().and_then(|w| WhWord::of(w)),
@@ -207,8 +206,7 @@ impl Question {
     /// Whether the stems of `cue` (one word or several) occur in it, in a
     /// row, as whole words.
     pub fn mentions(&self, cue: &str) -> bool {
-        let tokenizer = Tokenizer::default();
-        let cue: Vec<String> = split_words(cue).iter().map(|w| stem(&tokenizer, w)).collect();
+        let cue = cue_stems(&Tokenizer::default(), &split_words(cue));
         !cue.is_empty() && self.stems.windows(cue.len()).any(|w| w == cue.as_slice())
     }
 
@@ -229,6 +227,11 @@ impl Question {
         !p.is_empty() && self.words.windows(p.len()).any(|w| w == p.as_slice())
     }
 
+    /// Whether `word` (lower case) is one of its words, exactly.
+    pub fn has_word(&self, word: &str) -> bool {
+        self.words.iter().any(|w| w == word)
+    }
+
     /// Whether its last word is `word`.
     pub fn ends_with_word(&self, word: &str) -> bool {
         self.words.last().is_some_and(|w| w == word)
@@ -244,6 +247,12 @@ pub fn split_words(text: &str) -> Vec<String> {
         .filter(|w| !w.is_empty())
         .map(str::to_lowercase)
         .collect()
+}
+
+/// The stems cue words are matched on: each word's, a hyphenated word's
+/// parts apart ("late-fee" holds "fee"; "e-mail" is "e", "mail").
+fn cue_stems(tokenizer: &Tokenizer, words: &[String]) -> Vec<String> {
+    words.iter().flat_map(|w| w.split('-')).filter(|p| !p.is_empty()).map(|p| stem(tokenizer, p)).collect()
 }
 
 fn stem(tokenizer: &Tokenizer, word: &str) -> String {
@@ -271,6 +280,13 @@ mod tests {
         assert!(!Question::parse("What is the feedback process?").mentions("fee"));
         assert!(!Question::parse("What is the capital of the state?").mentions("cap"));
         assert!(!Question::parse("Do I need a separate form for travel?").mentions("rate"));
+        assert!(Question::parse("Is there a late-fee?").mentions("fee"));
+        assert!(Question::parse("What's the e-mail of HR?").mentions("e-mail"));
+        assert!(Question::parse("Do you know what's covered?").has_wh_word());
+        assert!(!Question::parse("Am I allowed to copy data?").asks_for_quantity());
+        assert!(Question::parse("What is the daily allowance?").asks_for_quantity());
+        assert!(!Question::parse("How does the deposit refund work?").asks_for_amount());
+        assert!(!Question::parse("Whose approval sets the fee?").asks_for_amount());
         assert!(Question::parse("What are the fees for the MBA?").asks_for_amount());
         assert!(Question::parse("Is there a cap on hotel costs?").asks_for_quantity());
         assert!(Question::parse("What rate applies to overtime?").asks_for_quantity());
