@@ -41,8 +41,12 @@ pub use sentences::{
 };
 pub use situation::{describing_clause, relative_ask, situation_first, split_context};
 
-/// Share of the question's content terms a sentence must cover to be an answer.
-pub const MIN_COVERAGE: f32 = 0.6;
+/// Share of the question's content terms a sentence must cover to be an
+/// answer. Measured on the tuning halves (issue #39): 0.55 answers 2 more
+/// hotpotqa questions than 0.6 and changes no other answer (the
+/// musique-unanswerable abstention is unchanged); on first sight, fs-rfcs
+/// goes from 6 to 7 of 20.
+pub const MIN_COVERAGE: f32 = 0.55;
 /// The share that suffices for a sentence holding the kind of value the
 /// question asks for ([`AnswerType`]: the amount, the address, the duration).
 pub const TYPED_COVERAGE: f32 = 0.45;
