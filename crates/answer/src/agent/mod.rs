@@ -111,11 +111,6 @@ pub struct AgentContext {
 }
 
 impl AgentContext {
-    /// The parsed part whose text is `text`, if a part is.
-    pub fn asked(&self, text: &str) -> Option<&crate::question::Question> {
-        self.asked.iter().find(|q| q.text() == text.trim())
-    }
-
     /// Each part with its parsed question: [`AgentContext::asked`] when it
     /// is filled in for every part, else parsed here; the question itself
     /// when there are no parts.
