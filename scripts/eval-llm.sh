@@ -1,36 +1,51 @@
 #!/usr/bin/env bash
-# Run fixed subsets of every answering evaluation set (eval/sets.toml) against
-# a real chat model in classic, agent and auto modes, and write one combined
-# report (OUT/index.html, as scripts/eval-all.sh does).
+# Run fixed subsets of answering evaluation sets (eval/sets.toml) against a
+# real chat model and write one combined report (OUT/index.html, as
+# scripts/eval-all.sh does). Resumable (issue #40): every question's result
+# is appended to OUT/<set>/journal.jsonl as soon as it is scored, and a
+# re-run with the same model and commit skips the questions already done,
+# so a run killed by a time limit, a logout or a crash goes on where it
+# stopped. The table always covers what is done.
 #
-# Usage: scripts/eval-llm.sh [--model SPEC] [--modes classic,agent,auto]
-#                            [--sets a,b] [--per-set N] [--out DIR]
-#                            [--libs DIR] [--bin ALMIRAH]
+# Usage: scripts/eval-llm.sh [--model SPEC] [--modes auto] [--sets a,b]
+#                            [--per-set N] [--subsets DIR] [--minutes M]
+#                            [--out DIR] [--libs DIR] [--bin ALMIRAH]
 #
-# Subsets (scripts/eval/subset.py, default N = 4): N questions evenly spaced
-# over each set's file, answerable and abstain lines in proportion; for
-# sample-docs drawn from its fixed 20-question eval/llm-subset.jsonl
-# (--per-set 20 runs all of it). Written to OUT/<set>/subset.jsonl.
+# Defaults: sets sample-docs,versions,handbooks; mode auto; 10 questions a
+# set, fixed in eval/llm-30/<set>.jsonl (drawn once by scripts/eval/subset.py:
+# N questions evenly spaced over the set, answerable and abstain lines in
+# proportion; sample-docs from its 20-question eval/llm-subset.jsonl). A set
+# with no file under --subsets is drawn the same way at --per-set.
+# --minutes M (default 40): no question starts after M minutes; a question
+# still running then gets 5 more minutes before it is killed. Re-run the
+# same command to do the rest.
+# Run it in the background, never in the foreground of a long task:
+#   nohup scripts/eval-llm.sh --minutes 30 > target/eval-llm.log 2>&1 &
+# Run key (what makes a journal line reusable): the model spec and the
+# commit, with a hash of the uncommitted diff under crates/ when there is one.
 # Libraries: the ones scripts/eval-all.sh indexed with the builtin embedder
 # under --libs (default target/eval-all/libs) are reused (run it first, or
 # this indexes each set itself: the same config, the same embedder).
 # Paths are relative to the repository root.
 # Default model: Qwen2.5-Coder-1.5B-Instruct Q4_K_M on a local llama.cpp
-# server (scripts/llm-server.sh, port 8090), in the JSON-schema action mode.
-# --model SPEC uses any configured endpoint instead (ollama:NAME,
-# openai:URL:NAME, gemini:NAME), with native tool calls.
+# server (scripts/llm-server.sh, port 8090; scripts/fetch-llm.sh 1.5b), in
+# the JSON-schema action mode. --model SPEC uses any configured endpoint
+# instead (ollama:NAME, openai:URL:NAME, gemini:NAME), with native tool calls.
 # Not part of CI: on 2 cores each answer takes roughly 15-90 s with the 1.5B model.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-usage="usage: scripts/eval-llm.sh [--model SPEC] [--modes LIST] [--sets a,b] [--per-set N] [--out DIR] [--libs DIR] [--bin ALMIRAH]"
-model="" modes="classic,agent,auto" sets="" per_set=4 out="target/eval-llm" libs="target/eval-all/libs" bin=""
+usage="usage: scripts/eval-llm.sh [--model SPEC] [--modes LIST] [--sets a,b] [--per-set N] [--subsets DIR] [--minutes M] [--out DIR] [--libs DIR] [--bin ALMIRAH]"
+model="" modes="auto" sets="sample-docs,versions,handbooks" per_set=10 subsets="eval/llm-30" minutes=40
+out="target/eval-llm" libs="target/eval-all/libs" bin=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --model) model="${2:?$usage}"; shift 2 ;;
     --modes) modes="${2:?$usage}"; shift 2 ;;
     --sets) sets="${2:?$usage}"; shift 2 ;;
     --per-set) per_set="${2:?$usage}"; shift 2 ;;
+    --subsets) subsets="${2:?$usage}"; shift 2 ;;
+    --minutes) minutes="${2:?$usage}"; shift 2 ;;
     --out) out="${2:?$usage}"; shift 2 ;;
     --libs) libs="${2:?$usage}"; shift 2 ;;
     --bin) bin="${2:?$usage}"; shift 2 ;;
@@ -64,14 +79,22 @@ if [ -z "$model" ]; then
   model="openai:$url:qwen2.5-coder-1.5b"
   printf '[agent]\naction_mode = true\n[agent.budgets]\nmax_wall_ms = 300000\n' > "$agent_config"
 fi
-echo "model: $model; modes: $modes; $per_set questions per set"
+commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+if ! git diff --quiet HEAD -- crates 2>/dev/null; then
+  commit="$commit-dirty-$(git diff HEAD -- crates | sha256sum | cut -c1-8)"
+fi
+run_key="$model@$commit"
+deadline=$(( $(date +%s) + minutes * 60 ))
+echo "model: $model; modes: $modes; run key: $run_key; time limit: $minutes min"
 mkdir -p "$out"
 status=0
 ran=()
 while IFS=$'\t' read -r name questions versioning generated set_modes documents exclude; do
   mkdir -p "$out/$name" "$libs/$name"
   rm -f "$out/$name/results.json"
-  if [ "$name" = "sample-docs" ]; then
+  if [ -f "$subsets/$name.jsonl" ]; then
+    cp "$subsets/$name.jsonl" "$out/$name/subset.jsonl"
+  elif [ "$name" = "sample-docs" ]; then
     python3 scripts/eval/subset.py eval/llm-subset.jsonl "$per_set" "$out/$name/subset.jsonl"
   else
     python3 scripts/eval/subset.py "$questions" "$per_set" "$out/$name/subset.jsonl"
@@ -89,8 +112,11 @@ while IFS=$'\t' read -r name questions versioning generated set_modes documents 
     status=1
     continue
   fi
-  if ! "$bin" --config "$config" --data-dir "$libs/$name/data" eval "$out/$name/subset.jsonl" \
-      --mode "$set_modes" --model "$model" --report "$out/$name"; then
+  left=$(( deadline - $(date +%s) ))
+  [ "$left" -gt 0 ] || left=0
+  if ! timeout --signal=KILL $(( left + 300 )) "$bin" --config "$config" --data-dir "$libs/$name/data" \
+      eval "$out/$name/subset.jsonl" --mode "$set_modes" --model "$model" --report "$out/$name" \
+      --journal "$out/$name/journal.jsonl" --run-key "$run_key" --time-limit "$left"; then
     status=1
   fi
   ran+=("$name")

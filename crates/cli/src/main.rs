@@ -227,6 +227,19 @@ pub enum Command {
         /// half is fixed by the BLAKE3 hash of its id; quote the reporting half).
         #[arg(long, default_value = "all")]
         half: almirah_answer::eval::Half,
+        /// Resumable run: append each answered question's result to this
+        /// JSON-lines file as soon as it is scored, and reuse the results it
+        /// already holds under the same --run-key instead of answering again.
+        #[arg(long)]
+        journal: Option<PathBuf>,
+        /// What makes journal results reusable (say, the model and the
+        /// commit). Default: the model's id.
+        #[arg(long, requires = "journal")]
+        run_key: Option<String>,
+        /// Start no new question after this many seconds; the table covers
+        /// the questions done (a re-run with --journal does the rest).
+        #[arg(long)]
+        time_limit: Option<u64>,
     },
     /// Keep the library current: watch the configured folders (and any given),
     /// index every change, reconcile periodically. Runs until Ctrl-C.

@@ -1,6 +1,6 @@
 //! Per-question scores and per-mode summaries.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::retrieval::{ranked_documents, recall_at};
 use super::set::EvalItem;
@@ -9,7 +9,7 @@ use crate::classic::Answer;
 use crate::trace::Step;
 
 /// How one question went.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct QuestionResult {
     /// Item id.
     pub id: String,

@@ -11,11 +11,13 @@
 //! sources among the admitted documents. [`retrieval`] scores rankers
 //! alone (BM25, vectors, hybrid): recall@k and nDCG@10.
 
+pub mod journal;
 pub mod metrics;
 pub mod plots;
 pub mod retrieval;
 pub mod set;
 
+pub use journal::{Journal, JournalError};
 pub use metrics::{QuestionResult, Summary, score, summarise};
 pub use retrieval::{RetrievalResult, RetrievalSummary, summarise_retrieval};
 pub use set::{EvalItem, Expect, Half, load};

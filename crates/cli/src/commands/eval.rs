@@ -1,4 +1,5 @@
-//! `almirah eval <set.jsonl> [--mode classic,agent,auto,bm25,vector,hybrid] [--model SPEC] [--json] [--report DIR]`
+//! `almirah eval <set.jsonl> [--mode classic,agent,auto,bm25,vector,hybrid] [--model SPEC] [--json] [--report DIR]
+//! [--journal FILE [--run-key KEY]] [--time-limit SECS]`
 //!
 //! Answering modes (`classic`, `agent`, `auto`) answer every question and
 //! score the answer; rankers (`bm25`, `vector`, `hybrid`) only search, and
@@ -12,7 +13,7 @@ use std::time::Instant;
 
 use almirah_answer::eval::plots::{LibraryPhase, Outcome};
 use almirah_answer::eval::retrieval::{RetrievalResult, dedup_documents};
-use almirah_answer::eval::{self, EvalItem, Half, QuestionResult};
+use almirah_answer::eval::{self, EvalItem, Half, Journal, QuestionResult};
 use almirah_answer::mode::Mode;
 use almirah_core::freshness::dates::{DateOrder, parse_date};
 use almirah_core::{Engine, SearchMode, SearchOptions};
@@ -71,11 +72,47 @@ pub struct SetRun<'a> {
     pub half: Half,
 }
 
+/// A resumable run: the journal finished questions go to and come from,
+/// and when to stop starting new ones.
+pub struct Resume {
+    journal: Option<Journal>,
+    deadline: Option<Instant>,
+}
+
+impl Resume {
+    /// Opens `journal` (if given) for `run_key`, by default the model's id.
+    ///
+    /// # Errors
+    /// When the journal cannot be opened or read.
+    pub fn new(
+        journal: Option<&Path>,
+        run_key: Option<&str>,
+        answering: &super::model::Answering,
+        time_limit_secs: Option<u64>,
+    ) -> Result<Self> {
+        let key = run_key.map_or_else(|| answering.model.id(), str::to_string);
+        let journal = journal.map(|path| Journal::open(path, &key)).transpose()?;
+        if let Some(j) = &journal {
+            eprintln!("journal: {} finished question(s) under run key {key:?}", j.len());
+            if j.skipped_lines() > 0 {
+                eprintln!("journal: skipped {} unreadable line(s) (cut short by a kill)", j.skipped_lines());
+            }
+        }
+        let deadline = time_limit_secs.map(|s| Instant::now() + std::time::Duration::from_secs(s));
+        Ok(Self { journal, deadline })
+    }
+
+    fn out_of_time(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
 /// Run an evaluation set and print the per-mode table.
 pub fn run(
     engine: &Engine,
     answering: &super::model::Answering,
     set: SetRun<'_>,
+    mut resume: Resume,
     modes: &[String],
     report: Option<&Path>,
     json: bool,
@@ -105,8 +142,10 @@ pub fn run(
     eprintln!("{library}");
     let (mut results, mut summaries) = (Vec::new(), Vec::new());
     for mode in &modes.answering {
-        let mode_results = answer_all(engine, answering, &items, *mode)?;
-        summaries.push(eval::summarise(&mode.to_string(), &mode_results));
+        let mode_results = answer_all(engine, answering, &items, *mode, &mut resume)?;
+        if !mode_results.is_empty() {
+            summaries.push(eval::summarise(&mode.to_string(), &mode_results));
+        }
         results.extend(mode_results);
     }
     let (mut ranked, mut rankers) = (Vec::new(), Vec::new());
@@ -130,10 +169,21 @@ fn answer_all(
     answering: &super::model::Answering,
     items: &[EvalItem],
     mode: Mode,
+    resume: &mut Resume,
 ) -> Result<Vec<QuestionResult>> {
-    let mut out = Vec::with_capacity(items.len());
+    let name = mode.to_string();
+    let (mut out, mut reused, mut not_run) = (Vec::with_capacity(items.len()), 0, 0);
     for (i, item) in items.iter().enumerate() {
-        progress(&mode.to_string(), i, items.len(), &item.id);
+        if let Some(done) = resume.journal.as_ref().and_then(|j| j.finished(&name, item)) {
+            out.push(done.clone());
+            reused += 1;
+            continue;
+        }
+        if resume.out_of_time() {
+            not_run += 1;
+            continue;
+        }
+        progress(&name, i, items.len(), &item.id);
         let answer = almirah_answer::mode::answer(
             &engine.reader(),
             answering.model.clone(),
@@ -143,9 +193,16 @@ fn answer_all(
             mode,
             &answering.agent,
         )?;
-        out.push(eval::score(item, &answer, &mode.to_string()));
+        let result = eval::score(item, &answer, &name);
+        if let Some(j) = resume.journal.as_mut() {
+            j.record(&result)?;
+        }
+        out.push(result);
     }
-    eprintln!("{mode}: {} questions answered", out.len());
+    eprintln!("{mode}: {} questions answered, {reused} taken from the journal", out.len() - reused);
+    if not_run > 0 {
+        eprintln!("{mode}: {not_run} question(s) not run (time limit); the table covers the {} done", out.len());
+    }
     Ok(out)
 }
 

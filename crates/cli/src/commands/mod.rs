@@ -54,9 +54,11 @@ pub fn run(cli: &Cli) -> Result<ExitCode> {
             let answering = model::Answering::from_cli(cli, &engine, model.as_deref(), mode.as_deref())?;
             ask::run(&engine, &answering, question, as_of, *trace, cli.json)
         }
-        Command::Eval { set, mode, report, model, half } => {
+        Command::Eval { set, mode, report, model, half, journal, run_key, time_limit } => {
             let answering = model::Answering::from_cli(cli, &engine, model.as_deref(), None)?;
-            eval::run(&engine, &answering, eval::SetRun { path: set, half: *half }, mode, report.as_deref(), cli.json)
+            let resume = eval::Resume::new(journal.as_deref(), run_key.as_deref(), &answering, *time_limit)?;
+            let set = eval::SetRun { path: set, half: *half };
+            eval::run(&engine, &answering, set, resume, mode, report.as_deref(), cli.json)
         }
         Command::Status => status::run(&engine, cli.json),
         Command::Folders { action } => folders::run(&engine, cli, action),
