@@ -326,15 +326,14 @@ fn draft_and_verify(
     trace: &mut Trace,
 ) -> Draft {
     let first = call_model(model, builtin, question, evidence, None, trace);
-    let text = question.text();
-    let failures = crate::verify::failures(&first, evidence, text);
+    let failures = crate::verify::failures(&first, evidence, question);
     let verified = if failures.is_empty() {
-        crate::verify::record(&first, evidence, text, trace);
+        crate::verify::record(&first, evidence, question, trace);
         first
     } else {
         let second = call_model(model, builtin, question, evidence, Some(&failures.join("; ")), trace);
-        crate::verify::record(&second, evidence, text, trace);
-        crate::verify::keep_verified(second, evidence, text)
+        crate::verify::record(&second, evidence, question, trace);
+        crate::verify::keep_verified(second, evidence, question)
     };
     if provider_error(trace).is_some() {
         return verified;

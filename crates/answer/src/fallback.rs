@@ -34,7 +34,7 @@ pub fn builtin_instead(
         return draft;
     }
     let Ok(builtin) = builtin.answer(question, evidence, None) else { return draft };
-    let builtin = crate::verify::keep_verified(builtin, evidence, question.text());
+    let builtin = crate::verify::keep_verified(builtin, evidence, question);
     if builtin.sentences.is_empty() {
         return draft;
     }

@@ -370,7 +370,6 @@ impl Machine {
                 ms,
             });
         }
-        let question = self.context.question.clone();
         let draft = match draft {
             Ok(d) => d,
             Err(e) => {
@@ -380,14 +379,14 @@ impl Machine {
                 return;
             }
         };
-        let failures = crate::verify::failures(&draft, &self.evidence, &question);
-        crate::verify::record(&draft, &self.evidence, &question, &mut self.trace);
+        let failures = crate::verify::failures(&draft, &self.evidence, &self.parsed);
+        crate::verify::record(&draft, &self.evidence, &self.parsed, &mut self.trace);
         if !failures.is_empty() && !self.regenerated {
             self.regenerated = true;
             self.phase = Phase::Draft(Some(failures.join("; ")));
             return;
         }
-        let verified = crate::verify::keep_verified(draft, &self.evidence, &question);
+        let verified = crate::verify::keep_verified(draft, &self.evidence, &self.parsed);
         self.draft = Some(crate::fallback::builtin_instead(
             &self.builtin,
             model,

@@ -123,8 +123,9 @@ impl BuiltinModel {
         let situation = self.content_terms(context);
         let wants_amount = ask.asks_for_amount();
         let named = self.chunks_naming(ask.name_alternatives(), evidence);
-        let scored: Vec<Scored> = self
-            .score_in_situation(ask, context, evidence)
+        let all = self.score_in_situation(ask, context, evidence);
+        super::dump::candidates(ask, &all);
+        let scored: Vec<Scored> = all
             .into_iter()
             .filter(|s| s.answers() && (!wants_amount || states_amount(&s.text)) && named.contains(s.key.as_str()))
             .collect();

@@ -20,9 +20,11 @@ mod cues;
 mod definition;
 mod kind;
 pub mod names;
+pub mod qualifiers;
 
 pub use cues::input_numbers;
 pub use kind::AnswerType;
+pub use qualifiers::Qualifier;
 
 /// A question word.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -92,6 +94,7 @@ pub struct Question {
     alternatives: Vec<Vec<String>>,
     defined: Option<String>,
     numbers: BTreeSet<String>,
+    qualifiers: Vec<Qualifier>,
 }
 
 impl Question {
@@ -116,9 +119,11 @@ impl Question {
             alternatives: Vec::new(),
             defined: definition::defined_term(&text),
             numbers: cues::input_numbers(&text),
+            qualifiers: Vec::new(),
             text,
         };
         q.alternatives = names::name_alternatives(&q.text, &q.names);
+        q.qualifiers = qualifiers::qualifiers(&q.text, |clause| lexicon::content_terms(&tokenizer, clause));
         q.yes_no = cues::asks_yes_no(&q);
         q.amount = cues::asks_for_amount(&q);
         q.quantity = cues::asks_for_quantity(&q);
@@ -196,6 +201,12 @@ impl Question {
     /// The term a definition question asks about ("TDY", "422").
     pub fn defined_term(&self) -> Option<&str> {
         self.defined.as_deref()
+    }
+
+    /// The words that pick one value out of several ("half", "first",
+    /// "north-east"; [`qualifiers`]), in question order.
+    pub fn qualifiers(&self) -> &[Qualifier] {
+        &self.qualifiers
     }
 
     /// Numbers it gives as input ([`input_numbers`]).

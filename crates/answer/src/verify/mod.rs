@@ -5,27 +5,49 @@
 //! sentence it restates ([`negation`]).
 
 pub mod negation;
+pub mod qualifier;
+
+use std::collections::BTreeSet;
 
 use crate::builtin::{BuiltinModel, looks_like_injection};
 use crate::evidence::Evidence;
 use crate::model::Draft;
 use crate::numeric;
+use crate::question::Question;
 use crate::trace::{Step, Trace};
 
-/// Why one sentence fails, or `None` when it passes.
-pub fn check(sentence: &str, keys: &[String], evidence: &[Evidence], question: &str) -> Option<String> {
+/// Why one sentence fails, or `None` when it passes; the sentence is
+/// judged alone ([`failures`] judges it within its draft).
+pub fn check(sentence: &str, keys: &[String], evidence: &[Evidence], asked: &Question) -> Option<String> {
+    check_in(sentence, keys, evidence, asked, &BTreeSet::new())
+}
+
+/// The chunks `keys` cite, or why one is not in `evidence`.
+fn cited_chunks<'e>(keys: &[String], evidence: &'e [Evidence]) -> Result<Vec<&'e Evidence>, String> {
+    keys.iter()
+        .map(|k| evidence.iter().find(|e| &e.key == k).ok_or_else(|| format!("[{k}] was not retrieved and admitted")))
+        .collect()
+}
+
+/// [`check`], with the qualifiers another sentence of the draft says
+/// (`covered`, [`qualifier::Judged::verdict`]).
+fn check_in(
+    sentence: &str,
+    keys: &[String],
+    evidence: &[Evidence],
+    asked: &Question,
+    covered: &BTreeSet<String>,
+) -> Option<String> {
     if keys.is_empty() {
         return Some(format!("no citation: {sentence:?}"));
     }
-    let mut cited = Vec::with_capacity(keys.len());
-    for k in keys {
-        match evidence.iter().find(|e| &e.key == k) {
-            Some(e) => cited.push(cited_text(e)),
-            None => return Some(format!("[{k}] was not retrieved and admitted")),
-        }
-    }
-    let cited: Vec<String> = cited.iter().map(|t| without_instructions(t)).collect();
-    let cited: Vec<&str> = cited.iter().map(String::as_str).collect();
+    let question = asked.text();
+    let chunks = match cited_chunks(keys, evidence) {
+        Ok(chunks) => chunks,
+        Err(why) => return Some(why),
+    };
+    let texts: Vec<String> = chunks.iter().map(|e| without_instructions(&cited_text(e))).collect();
+    let cited: Vec<&str> = texts.iter().map(String::as_str).collect();
     let claim = numeric::strip_system_labels(sentence);
     let passages = passages(keys);
     if let Some(gap) = unsupported(&as_claimed(&claim, question), &cited) {
@@ -39,7 +61,31 @@ pub fn check(sentence: &str, keys: &[String], evidence: &[Evidence], question: &
             None => format!("{passages}: {flip}"),
         });
     }
-    numeric::check_sentence(&claim, &cited, question).err().map(|v| format!("{passages}: {v}"))
+    if let Err(v) = numeric::check_sentence(&claim, &cited, question) {
+        return Some(format!("{passages}: {v}"));
+    }
+    let judged = qualifier::judge(&claim, &read_for_qualifiers(&chunks, &texts), asked);
+    judged.verdict(&claim, covered).map(|why| format!("{passages}: {why}"))
+}
+
+fn read_for_qualifiers<'a>(chunks: &[&Evidence], texts: &'a [String]) -> Vec<qualifier::Cited<'a>> {
+    chunks.iter().zip(texts).map(|(e, text)| qualifier::Cited { text, headings: sections(e) }).collect()
+}
+
+/// The qualifiers some sentence of `draft` says, in its claim or its cited
+/// sentence ([`qualifier::judge`]).
+fn covered(draft: &Draft, evidence: &[Evidence], asked: &Question) -> BTreeSet<String> {
+    if asked.qualifiers().is_empty() {
+        return BTreeSet::new();
+    }
+    let mut said = BTreeSet::new();
+    for (sentence, keys) in &draft.sentences {
+        let Ok(chunks) = cited_chunks(keys, evidence) else { continue };
+        let texts: Vec<String> = chunks.iter().map(|e| without_instructions(&cited_text(e))).collect();
+        let claim = numeric::strip_system_labels(sentence);
+        said.extend(qualifier::judge(&claim, &read_for_qualifiers(&chunks, &texts), asked).said);
+    }
+    said
 }
 
 /// Words a claim must say of its own before it is judged alone.
@@ -69,6 +115,14 @@ fn cited_text(e: &Evidence) -> String {
         Some(sentence) => format!("{}\n{sentence}", e.text),
         None => e.text.clone(),
     }
+}
+
+/// The section headings of `e`, joined, without its document title: a
+/// circular titled "Hostel fee for North-East Scholarship holders" also
+/// states the fee everyone pays, so the title qualifies none of its
+/// sentences, while a section ("For students from the north-east") does.
+fn sections(e: &Evidence) -> String {
+    e.heading_path.iter().filter(|h| **h != e.title).cloned().collect::<Vec<_>>().join("\n")
 }
 
 /// "passage [a]" or "passages [a], [b]": the cited keys as a retry note
@@ -126,24 +180,30 @@ fn without_instructions(text: &str) -> String {
         .join("\n")
 }
 
-/// Every failure of a draft.
-pub fn failures(draft: &Draft, evidence: &[Evidence], question: &str) -> Vec<String> {
-    draft.sentences.iter().filter_map(|(s, keys)| check(s, keys, evidence, question)).collect()
+/// Every failure of a draft, each sentence judged within it.
+pub fn failures(draft: &Draft, evidence: &[Evidence], question: &Question) -> Vec<String> {
+    let covered = covered(draft, evidence, question);
+    draft.sentences.iter().filter_map(|(s, keys)| check_in(s, keys, evidence, question, &covered)).collect()
 }
 
 /// Record a check step per sentence.
-pub fn record(draft: &Draft, evidence: &[Evidence], question: &str, trace: &mut Trace) {
+pub fn record(draft: &Draft, evidence: &[Evidence], question: &Question, trace: &mut Trace) {
+    let covered = covered(draft, evidence, question);
     for (s, keys) in &draft.sentences {
-        let verdict = check(s, keys, evidence, question).unwrap_or_else(|| "ok".into());
+        let verdict = check_in(s, keys, evidence, question, &covered).unwrap_or_else(|| "ok".into());
         trace.steps.push(Step::Check { sentence: s.clone(), verdict });
     }
 }
 
 /// The draft without the sentences that fail, counting them in `dropped`.
-pub fn keep_verified(draft: Draft, evidence: &[Evidence], question: &str) -> Draft {
+pub fn keep_verified(draft: Draft, evidence: &[Evidence], question: &Question) -> Draft {
     let before = draft.sentences.len();
-    let sentences: Vec<(String, Vec<String>)> =
-        draft.sentences.into_iter().filter(|(s, keys)| check(s, keys, evidence, question).is_none()).collect();
+    let covered = covered(&draft, evidence, question);
+    let sentences: Vec<(String, Vec<String>)> = draft
+        .sentences
+        .into_iter()
+        .filter(|(s, keys)| check_in(s, keys, evidence, question, &covered).is_none())
+        .collect();
     Draft { dropped: draft.dropped + before - sentences.len(), sentences, usage: draft.usage }
 }
 

@@ -33,7 +33,7 @@ fn earned_leave() -> Evidence {
 }
 
 fn verdict(claim: &str, e: &Evidence, question: &str) -> Option<String> {
-    check(claim, std::slice::from_ref(&e.key), std::slice::from_ref(e), question)
+    check(claim, std::slice::from_ref(&e.key), std::slice::from_ref(e), &crate::question::Question::parse(question))
 }
 
 #[test]

@@ -111,9 +111,10 @@ fn a_flipped_claim_gets_a_retry_note_naming_its_passage_and_quote() {
         evidence("overtime@2024::credit-hours#2", "Overtime", credit),
     ];
     let claim = "The hours will rollover from one pay period to the next, and they expire.";
-    let why = crate::verify::check(claim, &["overtime@2024::credit-hours#2".into()], &ev, "Do credit hours expire?")
+    let question = Question::parse("Do credit hours expire?");
+    let why = crate::verify::check(claim, &["overtime@2024::credit-hours#2".into()], &ev, &question)
         .expect("the dropped \"never\" fails");
-    let messages = answer_messages(&Question::parse("Do credit hours expire?"), &ev, Some(&why), Citing::Numbers);
+    let messages = answer_messages(&question, &ev, Some(&why), Citing::Numbers);
     let user = &messages[1].content;
     assert!(user.contains("passage [2] says \"next, and they never expire.\" (\"never\")"), "{user}");
     assert!(user.contains("your sentence drops the negation"), "{user}");

@@ -1,0 +1,261 @@
+//! Qualifiers: the words of a question that pick one value out of several
+//! the same passage gives (issue #40). "What is the hostel fee for
+//! north-east scholarship holders?" asks for the reduced fee, not the full
+//! fee two sentences earlier; "When is the first exam?" asks for the first
+//! date, not the last. A claim that states a value without its qualifier,
+//! citing a sentence that does not say it either, answers another
+//! question (the verify module rejects it and names the qualifier).
+//!
+//! Three closed classes of English, not the words of any document:
+//! fractions and multiples (half, quarter, double, twice), ordinals and
+//! sequence words (first, second, …, last, final, next, previous), and
+//! compass directions and their compounds (north, south-east, northeast).
+//! Each has the few forms a document uses for it ("half" is also "50%";
+//! "first" is also "initial", "begins"; "north-east" is also "northeast",
+//! "north eastern"). A sequence word before a unit of time ("last year",
+//! "next month") dates the question, and "last date" or "final date" names
+//! a deadline, instead of qualifying it.
+//!
+//! In a question of several clauses ("What is the MTech fee, and is the
+//! hostel free on the north-east scholarship?") a qualifier belongs to its
+//! own clause: it binds only a claim that shares one of that clause's
+//! content terms ([`Qualifier::binds`]).
+
+use std::collections::BTreeSet;
+
+/// One qualifier of a question: the word as asked, and the forms (each one
+/// or more lower-case words, hyphens split) that say it in a text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Qualifier {
+    /// The word as the question wrote it ("north-east").
+    pub word: String,
+    forms: Vec<Vec<String>>,
+    /// The content terms of its clause, when the question has several
+    /// clauses; `None` when it has one (the qualifier binds every claim).
+    scope: Option<BTreeSet<String>>,
+}
+
+impl Qualifier {
+    /// Whether this qualifier binds a claim with content terms `claim`
+    /// (as [`crate::lexicon::content_terms`] gives them): always in a
+    /// one-clause question, else when the claim shares a term of its clause.
+    pub fn binds(&self, claim: &BTreeSet<String>) -> bool {
+        self.scope.as_ref().is_none_or(|scope| scope.iter().any(|t| claim.contains(t)))
+    }
+
+    /// Whether `text` says this qualifier in one of its forms (whole
+    /// words, case and hyphens ignored; a percentage form as written).
+    pub fn said_in(&self, text: &str) -> bool {
+        let words = parts(&super::split_words(text));
+        let lower = text.to_lowercase().replace(" %", "%");
+        self.forms.iter().any(|form| match form.as_slice() {
+            [one] if one.ends_with('%') => lower.contains(one.as_str()),
+            _ => words.windows(form.len()).any(|w| w == form.as_slice()),
+        })
+    }
+}
+
+/// Fractions and multiples, with the other forms of each.
+const FRACTIONS: &[(&str, &[&str])] = &[
+    ("half", &["half", "halves", "halved", "50%", "50 per cent", "50 percent", "fifty per cent", "fifty percent"]),
+    ("quarter", &["quarter", "quarters", "25%", "25 per cent", "25 percent"]),
+    ("double", &["double", "doubled", "twice", "two times", "200%"]),
+    ("twice", &["twice", "double", "doubled", "two times"]),
+    ("triple", &["triple", "tripled", "thrice", "three times"]),
+];
+
+/// Ordinals and sequence words, with the other forms of each.
+const SEQUENCE: &[(&str, &[&str])] = &[
+    (
+        "first",
+        &[
+            "first",
+            "1st",
+            "initial",
+            "initially",
+            "begin",
+            "begins",
+            "beginning",
+            "start",
+            "starts",
+            "commence",
+            "commences",
+            "opening",
+        ],
+    ),
+    ("second", &["second", "2nd"]),
+    ("third", &["third", "3rd"]),
+    ("fourth", &["fourth", "4th"]),
+    ("fifth", &["fifth", "5th"]),
+    ("last", &["last", "final", "finally", "end", "ends", "conclude", "concludes", "closing"]),
+    ("final", &["final", "finally", "last", "end", "ends", "conclude", "concludes"]),
+    ("next", &["next", "following", "subsequent"]),
+    ("previous", &["previous", "prior", "preceding", "earlier"]),
+];
+
+/// Units of time after which a deictic word dates the question ("last
+/// year") or, with a date, names a deadline ("the last date to pay").
+const TIME_UNITS: &[&str] = &[
+    "year", "years", "month", "months", "week", "weeks", "day", "days", "date", "dates", "session", "semester", "term",
+    "quarter", "time",
+];
+
+const DIRECTIONS: &[&str] = &["north", "south", "east", "west"];
+
+/// The qualifiers of a question `text`, in order, each once; `terms`
+/// gives a clause's content terms (the question's tokenizer and lexicon).
+pub fn qualifiers(text: &str, terms: impl Fn(&str) -> BTreeSet<String>) -> Vec<Qualifier> {
+    let clauses = clauses(text);
+    let several = clauses.len() > 1;
+    let mut out: Vec<Qualifier> = Vec::new();
+    for clause in &clauses {
+        for mut q in in_words(&super::split_words(clause)) {
+            if out.iter().any(|o| o.word == q.word) {
+                continue;
+            }
+            if several {
+                let scope: BTreeSet<String> = terms(clause).into_iter().filter(|t| !q.said_in(t)).collect();
+                q.scope = (!scope.is_empty()).then_some(scope);
+            }
+            out.push(q);
+        }
+    }
+    out
+}
+
+/// The clauses of a question: split at commas, semicolons, question marks
+/// and a standalone "and" or "or".
+fn clauses(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for piece in text.split([',', ';', '?']) {
+        let mut current: Vec<&str> = Vec::new();
+        for word in piece.split_whitespace() {
+            if matches!(word.to_lowercase().as_str(), "and" | "or") && !current.is_empty() {
+                out.push(current.join(" "));
+                current.clear();
+            } else {
+                current.push(word);
+            }
+        }
+        if !current.is_empty() {
+            out.push(current.join(" "));
+        }
+    }
+    out
+}
+
+/// Sequence words that date a question or name a deadline when a unit of
+/// time follows ("last year", "the final date"), where an ordinal still
+/// qualifies ("first year").
+const DEICTIC: &[&str] = &["last", "final", "next", "previous"];
+
+/// The qualifiers in one clause's `words`, unscoped.
+fn in_words(words: &[String]) -> Vec<Qualifier> {
+    let mut out: Vec<Qualifier> = words.iter().filter_map(|w| direction(w)).collect();
+    let parts = parts(words);
+    for (i, part) in parts.iter().enumerate() {
+        let next = parts.get(i + 1).map(String::as_str);
+        let dates = DEICTIC.contains(&part.as_str()) && next.is_some_and(|n| TIME_UNITS.contains(&n));
+        let per = i > 0 && parts[i - 1] == "per";
+        let found = listed(part, FRACTIONS).or_else(|| (!dates && !per).then(|| listed(part, SEQUENCE)).flatten());
+        out.extend(found);
+    }
+    out
+}
+
+fn listed(word: &str, table: &[(&str, &[&str])]) -> Option<Qualifier> {
+    table.iter().find(|(w, _)| *w == word).map(|(w, forms)| Qualifier {
+        word: (*w).to_string(),
+        forms: forms
+            .iter()
+            .map(|f| if f.ends_with('%') { vec![(*f).to_string()] } else { parts(&super::split_words(f)) })
+            .collect(),
+        scope: None,
+    })
+}
+
+/// A compass direction or a compound of two ("north-east", "northeast",
+/// "south-western"), with its spaced, hyphenated, joined and "-ern" forms.
+fn direction(word: &str) -> Option<Qualifier> {
+    let base = word.strip_suffix("ern").unwrap_or(word);
+    let (a, b) = if let Some((a, b)) = base.split_once('-') {
+        (a, Some(b))
+    } else if let Some(a) = DIRECTIONS.iter().find(|d| base.starts_with(**d) && base.len() > d.len()) {
+        (*a, Some(&base[a.len()..]))
+    } else {
+        (base, None)
+    };
+    if !DIRECTIONS.contains(&a) || b.is_some_and(|b| !DIRECTIONS.contains(&b)) {
+        return None;
+    }
+    let forms = match b {
+        Some(b) => vec![
+            vec![a.to_string(), b.to_string()],
+            vec![a.to_string(), format!("{b}ern")],
+            vec![format!("{a}{b}")],
+            vec![format!("{a}{b}ern")],
+        ],
+        None => vec![vec![a.to_string()], vec![format!("{a}ern")]],
+    };
+    Some(Qualifier { word: word.to_string(), forms, scope: None })
+}
+
+/// Words with hyphenated ones split into their parts.
+fn parts(words: &[String]) -> Vec<String> {
+    words.iter().flat_map(|w| w.split('-')).filter(|p| !p.is_empty()).map(str::to_string).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::question::split_words;
+
+    fn terms(text: &str) -> BTreeSet<String> {
+        split_words(text).into_iter().filter(|w| w.len() > 3).collect()
+    }
+
+    fn of(q: &str) -> Vec<String> {
+        qualifiers(q, terms).into_iter().map(|q| q.word).collect()
+    }
+
+    fn says(q: &str, text: &str) -> bool {
+        qualifiers(q, terms)[0].said_in(text)
+    }
+
+    #[test]
+    fn the_three_classes_are_found_and_nothing_else() {
+        assert_eq!(of("What is the hostel fee for north-east scholarship holders?"), ["north-east"]);
+        assert_eq!(of("When is the first exam, and is half the fee refundable?"), ["first", "half"]);
+        assert_eq!(of("Which office handles the Northeastern region?"), ["northeastern"]);
+        assert!(of("What was the fee last year, and who approves it next month?").is_empty());
+        assert!(of("What is the last date to pay the fees for the odd semester?").is_empty(), "a deadline");
+        assert!(of("How many days of earned leave do I get?").is_empty());
+        assert!(of("Is the library open on Sundays, and till when?").is_empty());
+        assert!(of("How much is charged per second of overtime?").is_empty());
+        assert_eq!(of("How many days of leave do first-year staff get for a half-day?"), ["first", "half"]);
+    }
+
+    #[test]
+    fn a_qualifier_binds_the_claims_of_its_own_clause() {
+        let q = qualifiers("What is the MTech fee, and is the hostel free on the north-east scholarship?", terms);
+        assert_eq!(q.len(), 1);
+        assert!(q[0].binds(&terms("The hostel fee is Rs 14,000.")));
+        assert!(!q[0].binds(&terms("MTech tuition is Rs 48,500.")));
+        let one = qualifiers("What is the hostel fee for north-east scholarship holders?", terms);
+        assert!(one[0].binds(&terms("MTech tuition is Rs 48,500.")), "one clause: every claim");
+    }
+
+    #[test]
+    fn each_qualifier_is_found_in_its_other_forms() {
+        let q = "What is the hostel fee for north-east students?";
+        assert!(says(q, "Students from the North East pay Rs 7,000."));
+        assert!(says(q, "North-eastern states: Rs 7,000."));
+        assert!(says(q, "Northeast scholarship holders pay Rs 7,000."));
+        assert!(!says(q, "The hostel fee is Rs 14,000 per semester."));
+        assert!(!says(q, "Students of the east campus pay Rs 9,000."));
+        assert!(says("What is the half-day rate?", "A 50 % rate applies."));
+        assert!(!says("What is the half-day rate?", "A 50-minute break applies."));
+        assert!(says("When is the first exam?", "Exams begin on 24.11.2026."));
+        assert!(!says("When is the first exam?", "The last exam is on 5.12.2026."));
+    }
+}
