@@ -3,7 +3,7 @@
 # real chat model and write one combined report (OUT/index.html, as
 # scripts/eval-all.sh does). Resumable (issue #40): every question's result
 # is appended to OUT/<set>/journal.jsonl as soon as it is scored, and a
-# re-run with the same model and commit skips the questions already done,
+# re-run with the same model and code skips the questions already done,
 # so a run killed by a time limit, a logout or a crash goes on where it
 # stopped. The table always covers what is done.
 #
@@ -21,8 +21,9 @@
 # same command to do the rest.
 # Run it in the background, never in the foreground of a long task:
 #   nohup scripts/eval-llm.sh --minutes 30 > target/eval-llm.log 2>&1 &
-# Run key (what makes a journal line reusable): the model spec and the
-# commit, with a hash of the uncommitted diff under crates/ when there is one.
+# Run key (what makes a journal line reusable): the model spec and the tree
+# of crates/ at HEAD (commits of eval files or docs keep it), with a hash of
+# the uncommitted diff under crates/ when there is one.
 # Libraries: the ones scripts/eval-all.sh indexed with the builtin embedder
 # under --libs (default target/eval-all/libs) are reused (run it first, or
 # this indexes each set itself: the same config, the same embedder).
@@ -79,11 +80,13 @@ if [ -z "$model" ]; then
   model="openai:$url:qwen2.5-coder-1.5b"
   printf '[agent]\naction_mode = true\n[agent.budgets]\nmax_wall_ms = 300000\n' > "$agent_config"
 fi
-commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+# The code the answers come from: the tree of crates/ at HEAD (a commit of
+# eval files or docs keeps it), plus a hash of any uncommitted diff there.
+code="crates-$(git rev-parse --short HEAD:crates 2>/dev/null || echo unknown)"
 if ! git diff --quiet HEAD -- crates 2>/dev/null; then
-  commit="$commit-dirty-$(git diff HEAD -- crates | sha256sum | cut -c1-8)"
+  code="$code-dirty-$(git diff HEAD -- crates | sha256sum | cut -c1-8)"
 fi
-run_key="$model@$commit"
+run_key="$model@$code"
 deadline=$(( $(date +%s) + minutes * 60 ))
 echo "model: $model; modes: $modes; run key: $run_key; time limit: $minutes min"
 mkdir -p "$out"
