@@ -228,7 +228,7 @@ mod tests {
         assert_eq!(of("When is the first exam, and is half the fee refundable?"), ["first", "half"]);
         assert_eq!(of("Which office handles the Northeastern region?"), ["northeastern"]);
         assert!(of("What was the fee last year, and who approves it next month?").is_empty());
-        assert!(of("What is the last date to pay the fees for the odd semester?").is_empty(), "a deadline");
+        assert!(of("By what last date must the semester's fees be paid?").is_empty(), "a deadline");
         assert!(of("How many days of earned leave do I get?").is_empty());
         assert!(of("Is the library open on Sundays, and till when?").is_empty());
         assert!(of("How much is charged per second of overtime?").is_empty());

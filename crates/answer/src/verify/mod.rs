@@ -50,12 +50,15 @@ fn check_in(
     let cited: Vec<&str> = texts.iter().map(String::as_str).collect();
     let claim = numeric::strip_system_labels(sentence);
     let passages = passages(keys);
-    if let Some(gap) = unsupported(&as_claimed(&claim, question), &cited) {
+    let headings: Vec<String> = chunks.iter().map(|e| format!("{}\n{}", e.title, e.heading_path.join("\n"))).collect();
+    if let Some(gap) = unsupported(&as_claimed(without_reply(&claim), question), &cited, &headings) {
         return Some(format!("{passages}: {gap}"));
     }
-    if let Some(flip) = negation::flipped(&claim, &cited) {
+    // A bare value or reply asserts the question with it ("4 hours" for "How much non-billable time …?").
+    let asserted = as_claimed(&claim, question);
+    if let Some(flip) = negation::flipped(&asserted, &cited) {
         // The verdict is over every cited passage; the note names the one that holds the flipped sentence.
-        let flipped_in = keys.iter().zip(&cited).find(|(_, text)| negation::flipped(&claim, &[text]).is_some());
+        let flipped_in = keys.iter().zip(&cited).find(|(_, text)| negation::flipped(&asserted, &[text]).is_some());
         return Some(match flipped_in {
             Some((key, _)) => format!("passage [{key}] {flip}"),
             None => format!("{passages}: {flip}"),
@@ -141,9 +144,23 @@ fn passages(keys: &[String]) -> String {
 /// supported by it.
 pub const MIN_SUPPORT: f32 = 0.6;
 
+/// The claim without a leading reply word ("Yes, …", "No." or a bare
+/// "Yes"): the reply is no name and no word of the passage; what it
+/// asserts is the question's, which [`as_claimed`] adds.
+fn without_reply(claim: &str) -> &str {
+    let bare = claim.trim().trim_end_matches(['.', '!']);
+    if bare.eq_ignore_ascii_case("yes") || bare.eq_ignore_ascii_case("no") {
+        return "";
+    }
+    crate::lexicon::split_reply_word(claim).1
+}
+
 /// Why a claim is not supported by its cited chunks, if it is not: fewer
-/// than [`MIN_SUPPORT`] of its words appear in them.
-pub fn unsupported(claim: &str, cited: &[&str]) -> Option<String> {
+/// than [`MIN_SUPPORT`] of its words appear in them (`cited`), or it names
+/// something (an acronym, a place, a product) that neither they nor their
+/// titles and headings (`headings`) name: a chunk of the "Tock" page may
+/// answer a question about Tock without repeating the name.
+pub fn unsupported(claim: &str, cited: &[&str], headings: &[String]) -> Option<String> {
     let model = BuiltinModel::default();
     let words = model.literal_terms(claim);
     if words.is_empty() {
@@ -153,7 +170,8 @@ pub fn unsupported(claim: &str, cited: &[&str]) -> Option<String> {
     for c in cited {
         known.extend(model.literal_terms(c));
     }
-    let canonical: std::collections::BTreeSet<String> = cited.iter().flat_map(|c| model.content_terms(c)).collect();
+    let canonical: std::collections::BTreeSet<String> =
+        cited.iter().copied().chain(headings.iter().map(String::as_str)).flat_map(|c| model.content_terms(c)).collect();
     let names: Vec<String> = model.names_in(claim).into_iter().filter(|n| !canonical.contains(n)).collect();
     if !names.is_empty() {
         // A name the claim gives (MTech, Hyderabad, Dev Anand) must be in what it cites.

@@ -68,3 +68,25 @@ fn a_table_row_claim_is_checked_against_the_row_as_a_sentence() {
         "text that is not a row gets no rendering"
     );
 }
+
+#[test]
+fn a_bare_reply_is_no_name_and_a_pages_title_names_what_its_chunks_leave_out() {
+    let guilds = Evidence {
+        title: "Tock".into(),
+        heading_path: vec!["Billable hour expectations".into()],
+        ..chunk("tock::billable#2", "Guilds get 4 hours of non-billable time each week.", false)
+    };
+    let question = "In Tock, how many non-billable hours a week does a guild get?";
+    assert_eq!(verdict("4 hours", &guilds, question), None, "the page is Tock's");
+    let untitled = chunk(&guilds.key, &guilds.text, false);
+    let why = verdict("4 hours", &untitled, question).expect("nothing cited names Tock");
+    assert!(why.contains("tock"), "{why}");
+    let parental = chunk("ppl::unpaid#1", "You may use unpaid leave to extend your parental leave.", false);
+    let asked = "Can I use unpaid leave to extend my parental leave?";
+    for reply in ["Yes", "Yes.", "Yes, you may use unpaid leave to extend your parental leave."] {
+        assert_eq!(verdict(reply, &parental, asked), None, "{reply}");
+    }
+    let why = verdict("Yes", &parental, "Can I take a paid sabbatical abroad to extend my parental leave?")
+        .expect("the question's sabbatical is not in the passage");
+    assert!(why.contains("not supported"), "{why}");
+}
