@@ -145,6 +145,8 @@ pub fn ask(
     let searched = &queries[..queries.len().min(if hops { crate::plan::MAX_HOPS } else { 4 })];
     // A multi-hop answer is the last hop's: the bridges alone answer nothing.
     let mut last_hop_answered = false;
+    // Parts of a multi-part question that got no verified sentence.
+    let mut unanswered: Vec<String> = Vec::new();
     // Built once: it judges every hop's last sentence, focuses a small
     // model's evidence and answers when the model does not.
     let builtin = BuiltinModel::for_reader(reader);
@@ -158,6 +160,9 @@ pub fn ask(
         // A part or a hop is a question of its own; the whole question is parsed already.
         let asked = if query == question { parsed.clone() } else { Question::parse(&query) };
         let draft = draft_and_verify(model, &builtin, &asked, &evidence, &mut trace);
+        if !hops && searched.len() > 1 && draft.sentences.is_empty() && asked.asks() {
+            unanswered.push(query.clone());
+        }
         if hops {
             let bridge = answers.last().cloned();
             match draft.sentences.first().and_then(|(s, _)| crate::plan::bridge_entity(s, &query)) {
@@ -190,9 +195,19 @@ pub fn ask(
         answer.text = only_withheld_message(parsed, &last_results, as_of).unwrap_or_else(|| ABSTAIN.to_string());
         answer.abstained = answer.text == ABSTAIN;
         answer.trace.stop_reason = if answer.abstained { StopReason::Abstained } else { StopReason::OnlyWithheld };
+    } else if !unanswered.is_empty() {
+        note_parts_not_found(&mut answer, &unanswered);
     }
     answer.trace.total_ms = started.elapsed().as_secs_f64() * 1000.0;
     Ok(answer)
+}
+
+/// End a partial answer with the parts it does not answer
+/// ([`crate::lexicon::parts_not_found`]), and note them in the trace.
+pub(crate) fn note_parts_not_found(answer: &mut Answer, parts: &[String]) {
+    let sentence = crate::lexicon::parts_not_found(parts);
+    answer.text = format!("{} {sentence}", answer.text.trim_end());
+    answer.trace.steps.push(Step::Note { text: format!("parts not answered: {}", parts.join("; ")) });
 }
 
 /// A routed question: its route, the as-of it speaks for, and the trace

@@ -5,6 +5,21 @@
 /// The exact abstention sentence.
 pub const ABSTAIN: &str = "I could not find this in the documents.";
 
+/// The sentence an answer ends with when some parts of a multi-part
+/// question got no verified sentence (issue #39: every part answered, or
+/// said to be missing): `I could not find an answer in the documents to:
+/// "What is the gym membership subsidy?"`.
+pub fn parts_not_found(parts: &[String]) -> String {
+    let quoted: Vec<String> = parts
+        .iter()
+        .map(|p| {
+            let p = p.trim().trim_end_matches(['?', '.', ',']);
+            format!("\"{p}?\"")
+        })
+        .collect();
+    format!("I could not find an answer in the documents to: {}.", quoted.join(", "))
+}
+
 /// Words that carry no content in a question (stems of a standard English
 /// stop list plus question words, and a few Hinglish ones).
 pub const STOP_WORDS: &[&str] = &[

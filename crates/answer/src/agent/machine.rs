@@ -435,6 +435,11 @@ impl Machine {
         out
     }
 
+    /// Whether the parts are hops (later ones use `<answer N>`).
+    pub fn hops(&self) -> bool {
+        self.context.hops
+    }
+
     /// The configuration.
     pub fn config(&self) -> &AgentConfig {
         &self.cfg

@@ -196,6 +196,11 @@ fn finish(m: &Machine, label: String, snapshot: &Snapshot<'_>) -> almirah_core::
         let missing = m.missing_parts();
         if budget_stop && !missing.is_empty() {
             answer.text.push_str(&format!(" Not answered within the limits: {}.", missing.join("; ")));
+        } else if !budget_stop && !m.hops() {
+            let unanswered = super::sufficiency::unanswered(m.asked_parts(), &draft);
+            if !unanswered.is_empty() {
+                crate::classic::note_parts_not_found(&mut answer, &unanswered);
+            }
         }
         return Ok(answer);
     }

@@ -203,6 +203,13 @@ impl Question {
         self.defined.as_deref()
     }
 
+    /// Whether it asks something (a wh-word, a yes/no opening or a
+    /// question mark), rather than telling a situation ("I have a 3-day
+    /// audit in Hyderabad").
+    pub fn asks(&self) -> bool {
+        self.has_wh_word() || self.yes_no || self.text.trim_end().ends_with('?')
+    }
+
     /// The words that pick one value out of several ("half", "first",
     /// "north-east"; [`qualifiers`]), in question order.
     pub fn qualifiers(&self) -> &[Qualifier] {

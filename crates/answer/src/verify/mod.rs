@@ -50,8 +50,13 @@ fn check_in(
     let cited: Vec<&str> = texts.iter().map(String::as_str).collect();
     let claim = numeric::strip_system_labels(sentence);
     let passages = passages(keys);
+    let stated = without_reply(&claim);
+    if stated.trim().is_empty() {
+        // "Yes [2]" settles nothing the passage says: the sentence that says so is the answer.
+        return Some(format!("{passages}: a bare {:?} settles nothing; quote the sentence that says so", claim.trim()));
+    }
     let headings: Vec<String> = chunks.iter().map(|e| format!("{}\n{}", e.title, e.heading_path.join("\n"))).collect();
-    if let Some(gap) = unsupported(&as_claimed(without_reply(&claim), question), &cited, &headings) {
+    if let Some(gap) = unsupported(&as_claimed(stated, question), &cited, &headings) {
         return Some(format!("{passages}: {gap}"));
     }
     // A bare value or reply asserts the question with it ("4 hours" for "How much non-billable time …?").
@@ -144,9 +149,8 @@ fn passages(keys: &[String]) -> String {
 /// supported by it.
 pub const MIN_SUPPORT: f32 = 0.6;
 
-/// The claim without a leading reply word ("Yes, …", "No." or a bare
-/// "Yes"): the reply is no name and no word of the passage; what it
-/// asserts is the question's, which [`as_claimed`] adds.
+/// The claim without a leading reply word ("Yes, …", "No. …"); empty for
+/// a bare "Yes" or "No". The reply is no name and no word of the passage.
 fn without_reply(claim: &str) -> &str {
     let bare = claim.trim().trim_end_matches(['.', '!']);
     if bare.eq_ignore_ascii_case("yes") || bare.eq_ignore_ascii_case("no") {

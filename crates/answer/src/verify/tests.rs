@@ -70,7 +70,7 @@ fn a_table_row_claim_is_checked_against_the_row_as_a_sentence() {
 }
 
 #[test]
-fn a_bare_reply_is_no_name_and_a_pages_title_names_what_its_chunks_leave_out() {
+fn a_bare_reply_quotes_nothing_and_a_pages_title_names_what_its_chunks_leave_out() {
     let guilds = Evidence {
         title: "Tock".into(),
         heading_path: vec!["Billable hour expectations".into()],
@@ -83,10 +83,12 @@ fn a_bare_reply_is_no_name_and_a_pages_title_names_what_its_chunks_leave_out() {
     assert!(why.contains("tock"), "{why}");
     let parental = chunk("ppl::unpaid#1", "You may use unpaid leave to extend your parental leave.", false);
     let asked = "Can I use unpaid leave to extend my parental leave?";
-    for reply in ["Yes", "Yes.", "Yes, you may use unpaid leave to extend your parental leave."] {
-        assert_eq!(verdict(reply, &parental, asked), None, "{reply}");
+    assert_eq!(verdict("Yes, you may use unpaid leave to extend your parental leave.", &parental, asked), None);
+    for reply in ["Yes", "No.", "yes"] {
+        let why = verdict(reply, &parental, asked).expect("a bare reply quotes nothing");
+        assert!(why.contains("settles nothing") && !why.contains("names"), "{why}");
     }
-    let why = verdict("Yes", &parental, "Can I take a paid sabbatical abroad to extend my parental leave?")
-        .expect("the question's sabbatical is not in the passage");
+    let why = verdict("Yes, you may take a paid sabbatical abroad.", &parental, asked)
+        .expect("the sabbatical is not in the passage");
     assert!(why.contains("not supported"), "{why}");
 }
