@@ -22,8 +22,9 @@
 # Run it in the background, never in the foreground of a long task:
 #   nohup scripts/eval-llm.sh --minutes 30 > target/eval-llm.log 2>&1 &
 # Run key (what makes a journal line reusable): the model spec and the tree
-# of crates/ at HEAD (commits of eval files or docs keep it), with a hash of
-# the uncommitted diff under crates/ when there is one.
+# of crates/ and Cargo.lock at HEAD (commits of eval files or docs keep it),
+# with a hash of uncommitted changes there (untracked files too); a line is
+# reused only for the same set line (question, as-of date, expectations).
 # Libraries: the ones scripts/eval-all.sh indexed with the builtin embedder
 # under --libs (default target/eval-all/libs) are reused (run it first, or
 # this indexes each set itself: the same config, the same embedder).
@@ -53,6 +54,7 @@ while [ $# -gt 0 ]; do
     *) echo "$usage" >&2; exit 2 ;;
   esac
 done
+case "$minutes" in ''|*[!0-9]*) echo "error: --minutes takes a whole number of minutes, not '$minutes'" >&2; exit 2 ;; esac
 
 selected="$(python3 scripts/eval/sets.py eval/sets.toml "$sets" "$modes")"
 [ -n "$selected" ] || { echo "error: no set left to run" >&2; exit 2; }
@@ -80,11 +82,13 @@ if [ -z "$model" ]; then
   model="openai:$url:qwen2.5-coder-1.5b"
   printf '[agent]\naction_mode = true\n[agent.budgets]\nmax_wall_ms = 300000\n' > "$agent_config"
 fi
-# The code the answers come from: the tree of crates/ at HEAD (a commit of
-# eval files or docs keeps it), plus a hash of any uncommitted diff there.
-code="crates-$(git rev-parse --short HEAD:crates 2>/dev/null || echo unknown)"
-if ! git diff --quiet HEAD -- crates 2>/dev/null; then
-  code="$code-dirty-$(git diff HEAD -- crates | sha256sum | cut -c1-8)"
+# The code the answers come from: the tree of crates/ and Cargo.lock at HEAD
+# (a commit of eval files or docs keeps it), plus a hash of any uncommitted
+# change there.
+code="crates-$(git rev-parse --short HEAD:crates 2>/dev/null || echo unknown)-lock-$(git rev-parse --short HEAD:Cargo.lock 2>/dev/null || echo unknown)"
+if [ -n "$(git status --porcelain --untracked-files=all -- crates Cargo.lock 2>/dev/null)" ]; then
+  dirty="$( { git diff HEAD -- crates Cargo.lock; git ls-files --others --exclude-standard -z -- crates | xargs -0 -r cat; } | sha256sum | cut -c1-8)"
+  code="$code-dirty-$dirty"
 fi
 run_key="$model@$code"
 deadline=$(( $(date +%s) + minutes * 60 ))
@@ -117,10 +121,19 @@ while IFS=$'\t' read -r name questions versioning generated set_modes documents 
   fi
   left=$(( deadline - $(date +%s) ))
   [ "$left" -gt 0 ] || left=0
-  if ! timeout --signal=KILL $(( left + 300 )) "$bin" --config "$config" --data-dir "$libs/$name/data" \
+  # $1: the time limit in seconds; the rest: a command to run it under (timeout).
+  eval_set() {
+    local limit="$1"
+    shift
+    "$@" "$bin" --config "$config" --data-dir "$libs/$name/data" \
       eval "$out/$name/subset.jsonl" --mode "$set_modes" --model "$model" --report "$out/$name" \
-      --journal "$out/$name/journal.jsonl" --run-key "$run_key" --time-limit "$left"; then
+      --journal "$out/$name/journal.jsonl" --run-key "$run_key" --time-limit "$limit"
+  }
+  if ! eval_set "$left" timeout --signal=KILL $(( left + 300 )); then
     status=1
+    # Killed in the middle of a question: the table of what the journal holds.
+    echo "note: $name did not finish; the table covers the questions done" >&2
+    eval_set 0 || true
   fi
   ran+=("$name")
 done <<< "$selected"

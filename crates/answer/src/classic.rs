@@ -145,8 +145,8 @@ pub fn ask(
     let searched = &queries[..queries.len().min(if hops { crate::plan::MAX_HOPS } else { 4 })];
     // A multi-hop answer is the last hop's: the bridges alone answer nothing.
     let mut last_hop_answered = false;
-    // Parts of a multi-part question that got no verified sentence.
-    let mut unanswered: Vec<String> = Vec::new();
+    // The parts of a multi-part question, to name those no sentence answers.
+    let mut parts: Vec<Question> = Vec::new();
     // Built once: it judges every hop's last sentence, focuses a small
     // model's evidence and answers when the model does not.
     let builtin = BuiltinModel::for_reader(reader);
@@ -160,8 +160,8 @@ pub fn ask(
         // A part or a hop is a question of its own; the whole question is parsed already.
         let asked = if query == question { parsed.clone() } else { Question::parse(&query) };
         let draft = draft_and_verify(model, &builtin, &asked, &evidence, &mut trace);
-        if !hops && searched.len() > 1 && draft.sentences.is_empty() && asked.asks() {
-            unanswered.push(query.clone());
+        if !hops && searched.len() > 1 {
+            parts.push(asked.clone());
         }
         if hops {
             let bridge = answers.last().cloned();
@@ -181,6 +181,10 @@ pub fn ask(
         }
         run.add(draft, evidence, &results);
     }
+    if !hops && searched.len() > 1 {
+        // Parts past the search limit are not searched, and so not answered.
+        parts.extend(queries[searched.len()..].iter().map(|q| Question::parse(q)));
+    }
     if route.bridged && !last_hop_answered {
         run.draft.sentences.clear();
     }
@@ -195,11 +199,40 @@ pub fn ask(
         answer.text = only_withheld_message(parsed, &last_results, as_of).unwrap_or_else(|| ABSTAIN.to_string());
         answer.abstained = answer.text == ABSTAIN;
         answer.trace.stop_reason = if answer.abstained { StopReason::Abstained } else { StopReason::OnlyWithheld };
-    } else if !unanswered.is_empty() {
-        note_parts_not_found(&mut answer, &unanswered);
+    } else {
+        let unanswered = unanswered_parts(&parts, &run.draft);
+        if !unanswered.is_empty() {
+            note_parts_not_found(&mut answer, &unanswered);
+        }
     }
     answer.trace.total_ms = started.elapsed().as_secs_f64() * 1000.0;
     Ok(answer)
+}
+
+/// Share of a part's content terms a drafted sentence must hold to answer it.
+pub const PART_ANSWERED: f32 = 0.5;
+
+/// The parts of `parts` that ask something ([`Question::asks`]) and that no sentence
+/// of `draft` answers: none holds [`PART_ANSWERED`] of the part's content
+/// terms. A one-part question has none to name.
+pub(crate) fn unanswered_parts(parts: &[Question], draft: &Draft) -> Vec<String> {
+    if parts.len() < 2 {
+        return Vec::new();
+    }
+    let model = BuiltinModel::default();
+    let said: Vec<_> = draft.sentences.iter().map(|(s, _)| model.content_terms(s)).collect();
+    parts
+        .iter()
+        .filter(|part| part.asks())
+        .filter(|part| {
+            let terms = part.terms();
+            !terms.is_empty()
+                && !said.iter().any(|s| {
+                    terms.iter().filter(|t| s.contains(*t)).count() as f32 >= PART_ANSWERED * terms.len() as f32
+                })
+        })
+        .map(|part| part.text().to_string())
+        .collect()
 }
 
 /// End a partial answer with the parts it does not answer

@@ -52,11 +52,18 @@ fn the_part_the_documents_do_not_cover_is_named() {
     }
 }
 
+/// The second part ("How much?") names nothing of its own: the first
+/// part's sentence answers it.
+const ELLIPTICAL: &str = "Do employees on official travel get a daily allowance? How much?";
+
 #[test]
 fn a_question_whose_parts_are_all_answered_names_none() {
-    for a in [classic(BOTH_PARTS), agent(BOTH_PARTS)] {
-        assert!(a.text.contains("18 days") && a.text.contains("2,500"), "{}\n{}", a.text, a.trace.render());
-        assert!(!a.text.contains("could not find"), "{}", a.text);
-        assert!(!noted(&a), "{}", a.trace.render());
+    for q in [BOTH_PARTS, ELLIPTICAL] {
+        for a in [classic(q), agent(q)] {
+            assert!(a.text.contains("2,500"), "{}\n{}", a.text, a.trace.render());
+            assert!(q == ELLIPTICAL || a.text.contains("18 days"), "{}", a.text);
+            assert!(!a.text.contains("could not find"), "{}\n{}", a.text, a.trace.render());
+            assert!(!noted(&a), "{}", a.trace.render());
+        }
     }
 }

@@ -197,7 +197,7 @@ fn finish(m: &Machine, label: String, snapshot: &Snapshot<'_>) -> almirah_core::
         if budget_stop && !missing.is_empty() {
             answer.text.push_str(&format!(" Not answered within the limits: {}.", missing.join("; ")));
         } else if !budget_stop && !m.hops() {
-            let unanswered = super::sufficiency::unanswered(m.asked_parts(), &draft);
+            let unanswered = crate::classic::unanswered_parts(m.asked_parts(), &draft);
             if !unanswered.is_empty() {
                 crate::classic::note_parts_not_found(&mut answer, &unanswered);
             }

@@ -6,8 +6,6 @@
 use super::AgentContext;
 use crate::builtin::BuiltinModel;
 use crate::evidence::Evidence;
-use crate::model::Draft;
-use crate::question::Question;
 
 /// Whether every part of `ctx`'s question has admitted evidence that answers it.
 pub fn covered(ctx: &AgentContext, evidence: &[Evidence]) -> bool {
@@ -22,32 +20,6 @@ pub fn uncovered(ctx: &AgentContext, evidence: &[Evidence]) -> Vec<String> {
         .into_iter()
         .filter(|(_, asked)| model.score_sentences(asked, evidence).first().is_none_or(|s| s.coverage < 0.5))
         .map(|(part, _)| part)
-        .collect()
-}
-
-/// Share of a part's content terms a drafted sentence must hold to answer it.
-pub const PART_ANSWERED: f32 = 0.5;
-
-/// The parts of `parts` that ask something ([`Question::asks`]) and that no sentence
-/// of `draft` answers: none holds [`PART_ANSWERED`] of the part's content
-/// terms. A one-part question has none to name.
-pub fn unanswered(parts: &[Question], draft: &Draft) -> Vec<String> {
-    if parts.len() < 2 {
-        return Vec::new();
-    }
-    let model = BuiltinModel::default();
-    let said: Vec<_> = draft.sentences.iter().map(|(s, _)| model.content_terms(s)).collect();
-    parts
-        .iter()
-        .filter(|part| part.asks())
-        .filter(|part| {
-            let terms = part.terms();
-            !terms.is_empty()
-                && !said.iter().any(|s| {
-                    terms.iter().filter(|t| s.contains(*t)).count() as f32 >= PART_ANSWERED * terms.len() as f32
-                })
-        })
-        .map(|part| part.text().to_string())
         .collect()
 }
 

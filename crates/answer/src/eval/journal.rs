@@ -1,11 +1,12 @@
 //! A resumable evaluation: an append-only JSON-lines journal of finished
 //! questions (issue #40). Each question's [`QuestionResult`] is appended as
-//! soon as it is scored, one `write` of one line, so a run killed at any
+//! soon as it is scored, one `write_all` of one line, so a run killed at any
 //! point loses at most the question it was answering. A re-run with the
 //! same journal and the same run key (the model and the commit, chosen by
 //! the caller) reuses every finished question and answers only the rest.
 //!
-//! Line format: `{"key": "<run key>", "result": <QuestionResult>}`. Lines of
+//! Line format: `{"key": "<run key>", "item": <EvalItem>, "result":
+//! <QuestionResult>}`; a result is reused only for the same set line. Lines of
 //! another key (another model or commit) stay in the file and are not
 //! reused; a line cut short by a kill is skipped, and the next line starts
 //! on a fresh line.
@@ -44,6 +45,9 @@ pub enum JournalError {
 #[derive(Serialize, Deserialize)]
 struct Line {
     key: String,
+    /// The question as the set gave it (its expectations and as-of date
+    /// too): a corrected line is answered again.
+    item: EvalItem,
     result: QuestionResult,
 }
 
@@ -52,7 +56,7 @@ pub struct Journal {
     path: PathBuf,
     file: File,
     key: String,
-    done: HashMap<(String, String), QuestionResult>,
+    done: HashMap<(String, String), (EvalItem, QuestionResult)>,
     skipped_lines: usize,
 }
 
@@ -66,17 +70,18 @@ impl Journal {
     pub fn open(path: &Path, key: &str) -> Result<Self, JournalError> {
         let io = |source| JournalError::Io { path: path.to_path_buf(), source };
         let mut file = OpenOptions::new().read(true).append(true).create(true).open(path).map_err(io)?;
-        let mut text = String::new();
-        file.read_to_string(&mut text).map_err(io)?;
-        if !text.is_empty() && !text.ends_with('\n') {
+        // Bytes, not text: a kill may cut a line inside a multi-byte character.
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes).map_err(io)?;
+        if !bytes.is_empty() && !bytes.ends_with(b"\n") {
             file.seek(SeekFrom::End(0)).map_err(io)?;
             file.write_all(b"\n").map_err(io)?;
         }
         let (mut done, mut skipped_lines) = (HashMap::new(), 0);
-        for raw in text.lines().filter(|l| !l.trim().is_empty()) {
-            match serde_json::from_str::<Line>(raw) {
+        for raw in bytes.split(|b| *b == b'\n').filter(|l| !l.trim_ascii().is_empty()) {
+            match serde_json::from_slice::<Line>(raw) {
                 Ok(line) if line.key == key => {
-                    done.insert((line.result.mode.clone(), line.result.id.clone()), line.result);
+                    done.insert((line.result.mode.clone(), line.result.id.clone()), (line.item, line.result));
                 }
                 Ok(_) => {}
                 Err(_) => skipped_lines += 1,
@@ -86,23 +91,25 @@ impl Journal {
     }
 
     /// The finished result of `item` in `mode`, if this run key holds one
-    /// for the same id and the same question text.
+    /// for the same line of the set (id, question, as-of date and
+    /// expectations).
     pub fn finished(&self, mode: &str, item: &EvalItem) -> Option<&QuestionResult> {
-        self.done.get(&(mode.to_string(), item.id.clone())).filter(|r| r.question == item.question)
+        self.done.get(&(mode.to_string(), item.id.clone())).filter(|(asked, _)| asked == item).map(|(_, r)| r)
     }
 
-    /// Append `result` under this run key, one line in one write.
+    /// Append `result` of `item` under this run key, one line in one
+    /// `write_all` (a kill can cut it short; [`Journal::open`] skips it).
     ///
     /// # Errors
     /// [`JournalError::Io`] when the append fails, [`JournalError::Encode`]
     /// when the result cannot be encoded.
-    pub fn record(&mut self, result: &QuestionResult) -> Result<(), JournalError> {
-        let line = Line { key: self.key.clone(), result: result.clone() };
+    pub fn record(&mut self, item: &EvalItem, result: &QuestionResult) -> Result<(), JournalError> {
+        let line = Line { key: self.key.clone(), item: item.clone(), result: result.clone() };
         let mut bytes =
             serde_json::to_vec(&line).map_err(|source| JournalError::Encode { path: self.path.clone(), source })?;
         bytes.push(b'\n');
         self.file.write_all(&bytes).map_err(|source| JournalError::Io { path: self.path.clone(), source })?;
-        self.done.insert((result.mode.clone(), result.id.clone()), result.clone());
+        self.done.insert((result.mode.clone(), result.id.clone()), (item.clone(), result.clone()));
         Ok(())
     }
 
@@ -116,7 +123,8 @@ impl Journal {
         self.done.is_empty()
     }
 
-    /// Lines that could not be read (a line cut short by a kill).
+    /// Lines that could not be read (a line cut short by a kill, or one
+    /// written by a version with another line format).
     pub fn skipped_lines(&self) -> usize {
         self.skipped_lines
     }
@@ -149,15 +157,17 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("j.jsonl");
         let mut j = Journal::open(&path, "m@c").unwrap();
-        j.record(&result("q1", "How many days?", "auto")).unwrap();
+        j.record(&item("q1", "How many days?"), &result("q1", "How many days?", "auto")).unwrap();
         drop(j);
         // A kill in the middle of the second write.
         let mut f = OpenOptions::new().append(true).open(&path).unwrap();
-        f.write_all(br#"{"key":"m@c","result":{"id":"q2","#).unwrap();
+        // Cut inside a Devanagari character.
+        let torn = "{\"key\":\"m@c\",\"result\":{\"id\":\"q2\",\"question\":\"छुट्टी".as_bytes();
+        f.write_all(&torn[..torn.len() - 1]).unwrap();
         drop(f);
         let mut j = Journal::open(&path, "m@c").unwrap();
         assert_eq!((j.len(), j.skipped_lines()), (1, 1));
-        j.record(&result("q3", "Who approves?", "auto")).unwrap();
+        j.record(&item("q3", "Who approves?"), &result("q3", "Who approves?", "auto")).unwrap();
         let j = Journal::open(&path, "m@c").unwrap();
         assert_eq!((j.len(), j.skipped_lines()), (2, 1));
         assert_eq!(j.finished("auto", &item("q3", "Who approves?")).unwrap().ms, 12.5);
@@ -168,12 +178,14 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("j.jsonl");
         let mut j = Journal::open(&path, "m@c1").unwrap();
-        j.record(&result("q1", "How many days?", "auto")).unwrap();
+        j.record(&item("q1", "How many days?"), &result("q1", "How many days?", "auto")).unwrap();
         let j = Journal::open(&path, "m@c2").unwrap();
         assert!(j.is_empty());
         let j = Journal::open(&path, "m@c1").unwrap();
         assert!(j.finished("auto", &item("q1", "How many days?")).is_some());
         assert!(j.finished("classic", &item("q1", "How many days?")).is_none());
         assert!(j.finished("auto", &item("q1", "How many weeks?")).is_none());
+        let corrected = EvalItem { as_of: Some("2026-12-01".into()), ..item("q1", "How many days?") };
+        assert!(j.finished("auto", &corrected).is_none(), "a corrected line is answered again");
     }
 }

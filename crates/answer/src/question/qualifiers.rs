@@ -30,6 +30,9 @@ pub struct Qualifier {
     /// The word as the question wrote it ("north-east").
     pub word: String,
     forms: Vec<Vec<String>>,
+    /// Whether its forms match whole words only: a sequence word inside a
+    /// compound ("end-semester", "first-aid") is not the word.
+    whole: bool,
     /// The content terms of its clause, when the question has several
     /// clauses; `None` when it has one (the qualifier binds every claim).
     scope: Option<BTreeSet<String>>,
@@ -44,12 +47,17 @@ impl Qualifier {
     }
 
     /// Whether `text` says this qualifier in one of its forms (whole
-    /// words, case and hyphens ignored; a percentage form as written).
+    /// words, case ignored; a hyphenated word's parts for fractions and
+    /// directions; a percentage form as written, after a space or at the
+    /// start).
     pub fn said_in(&self, text: &str) -> bool {
-        let words = parts(&super::split_words(text));
+        let words = super::split_words(text);
+        let words = if self.whole { words } else { parts(&words) };
         let lower = text.to_lowercase().replace(" %", "%");
         self.forms.iter().any(|form| match form.as_slice() {
-            [one] if one.ends_with('%') => lower.contains(one.as_str()),
+            [one] if one.ends_with('%') => lower
+                .match_indices(one.as_str())
+                .any(|(at, _)| at == 0 || !lower[..at].ends_with(|c: char| c.is_ascii_digit())),
             _ => words.windows(form.len()).any(|w| w == form.as_slice()),
         })
     }
@@ -81,12 +89,13 @@ const SEQUENCE: &[(&str, &[&str])] = &[
             "commence",
             "commences",
             "opening",
+            "1",
         ],
     ),
-    ("second", &["second", "2nd"]),
-    ("third", &["third", "3rd"]),
-    ("fourth", &["fourth", "4th"]),
-    ("fifth", &["fifth", "5th"]),
+    ("second", &["second", "2nd", "2"]),
+    ("third", &["third", "3rd", "3"]),
+    ("fourth", &["fourth", "4th", "4"]),
+    ("fifth", &["fifth", "5th", "5"]),
     ("last", &["last", "final", "finally", "end", "ends", "conclude", "concludes", "closing"]),
     ("final", &["final", "finally", "last", "end", "ends", "conclude", "concludes"]),
     ("next", &["next", "following", "subsequent"]),
@@ -123,11 +132,12 @@ pub fn qualifiers(text: &str, terms: impl Fn(&str) -> BTreeSet<String>) -> Vec<Q
     out
 }
 
-/// The clauses of a question: split at commas, semicolons, question marks
-/// and a standalone "and" or "or".
+/// The clauses of a question: split at sentence ends, semicolons and a
+/// standalone "and" or "or" (not at commas: "For north-east scholarship
+/// holders, what is the hostel fee?" is one clause).
 fn clauses(text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    for piece in text.split([',', ';', '?']) {
+    for piece in text.split([';', '?', '!']).flat_map(|p| p.split(". ")) {
         let mut current: Vec<&str> = Vec::new();
         for word in piece.split_whitespace() {
             if matches!(word.to_lowercase().as_str(), "and" | "or") && !current.is_empty() {
@@ -149,27 +159,49 @@ fn clauses(text: &str) -> Vec<String> {
 /// qualifies ("first year").
 const DEICTIC: &[&str] = &["last", "final", "next", "previous"];
 
+/// Words before which a sequence word is a verb ("How long does the
+/// notice period last?", "it lasts").
+const BEFORE_A_VERB: &[&str] =
+    &["do", "does", "did", "will", "would", "can", "could", "should", "must", "may", "to", "it", "they"];
+
+/// Words a deictic word may stand apart from its unit of time by ("the
+/// last working day", "the last 12 months").
+fn between(word: &str) -> bool {
+    matches!(word, "working" | "business" | "calendar" | "full") || word.chars().all(|c| c.is_ascii_digit())
+}
+
+/// Words after which a fraction or sequence word names a period, not a
+/// case ("leave credited per quarter", "every second Saturday").
+const DISTRIBUTIVE: &[&str] = &["per", "each", "every"];
+
 /// The qualifiers in one clause's `words`, unscoped.
 fn in_words(words: &[String]) -> Vec<Qualifier> {
     let mut out: Vec<Qualifier> = words.iter().filter_map(|w| direction(w)).collect();
-    let parts = parts(words);
+    let parts: Vec<String> =
+        parts(words).into_iter().map(|p| p.trim_end_matches("'s").trim_end_matches("’s").to_string()).collect();
     for (i, part) in parts.iter().enumerate() {
-        let next = parts.get(i + 1).map(String::as_str);
-        let dates = DEICTIC.contains(&part.as_str()) && next.is_some_and(|n| TIME_UNITS.contains(&n));
-        let per = i > 0 && parts[i - 1] == "per";
-        let found = listed(part, FRACTIONS).or_else(|| (!dates && !per).then(|| listed(part, SEQUENCE)).flatten());
+        let unit = parts[i + 1..].iter().find(|w| !between(w)).map(String::as_str);
+        let dates = DEICTIC.contains(&part.as_str()) && unit.is_some_and(|n| TIME_UNITS.contains(&n));
+        let before = i.checked_sub(1).map(|j| parts[j].as_str());
+        let distributive = before.is_some_and(|b| DISTRIBUTIVE.contains(&b));
+        let verb = part == "last" && (i + 1 == parts.len() || before.is_some_and(|b| BEFORE_A_VERB.contains(&b)));
+        let found = (!distributive)
+            .then(|| listed(part, FRACTIONS, false))
+            .flatten()
+            .or_else(|| (!dates && !distributive && !verb).then(|| listed(part, SEQUENCE, true)).flatten());
         out.extend(found);
     }
     out
 }
 
-fn listed(word: &str, table: &[(&str, &[&str])]) -> Option<Qualifier> {
+fn listed(word: &str, table: &[(&str, &[&str])], whole: bool) -> Option<Qualifier> {
     table.iter().find(|(w, _)| *w == word).map(|(w, forms)| Qualifier {
         word: (*w).to_string(),
         forms: forms
             .iter()
             .map(|f| if f.ends_with('%') { vec![(*f).to_string()] } else { parts(&super::split_words(f)) })
             .collect(),
+        whole,
         scope: None,
     })
 }
@@ -197,7 +229,7 @@ fn direction(word: &str) -> Option<Qualifier> {
         ],
         None => vec![vec![a.to_string()], vec![format!("{a}ern")]],
     };
-    Some(Qualifier { word: word.to_string(), forms, scope: None })
+    Some(Qualifier { word: word.to_string(), forms, whole: false, scope: None })
 }
 
 /// Words with hyphenated ones split into their parts.
@@ -229,10 +261,20 @@ mod tests {
         assert_eq!(of("Which office handles the Northeastern region?"), ["northeastern"]);
         assert!(of("What was the fee last year, and who approves it next month?").is_empty());
         assert!(of("By what last date must the semester's fees be paid?").is_empty(), "a deadline");
+        assert!(of("How long does the notice period last?").is_empty(), "a verb");
+        assert!(of("Was last year's fee higher, and what about the last 12 months?").is_empty());
+        assert!(of("Is leave credited per quarter, and is the office shut every second Saturday?").is_empty());
+        assert!(of("When is the last working day?").is_empty());
         assert!(of("How many days of earned leave do I get?").is_empty());
         assert!(of("Is the library open on Sundays, and till when?").is_empty());
         assert!(of("How much is charged per second of overtime?").is_empty());
         assert_eq!(of("How many days of leave do first-year staff get for a half-day?"), ["first", "half"]);
+    }
+
+    #[test]
+    fn a_fronted_phrase_stays_in_its_clause() {
+        let q = qualifiers("For north-east scholarship holders, what is the hostel fee?", terms);
+        assert!(q[0].binds(&terms("The hostel fee is Rs 14,000.")));
     }
 
     #[test]
@@ -257,5 +299,10 @@ mod tests {
         assert!(!says("What is the half-day rate?", "A 50-minute break applies."));
         assert!(says("When is the first exam?", "Exams begin on 24.11.2026."));
         assert!(!says("When is the first exam?", "The last exam is on 5.12.2026."));
+        assert!(says("What is the gift in the third year?", "- Year 3: $150 USD"));
+        let last = "When is the last end-semester paper?";
+        assert!(!says(last, "End-semester examinations begin on 24.11.2026."), "inside a compound");
+        assert!(says(last, "The final paper is on 04.12.2026."));
+        assert!(!says("What is the half-day rate?", "A 150% rate applies."));
     }
 }

@@ -38,62 +38,85 @@ fn check_in(
     asked: &Question,
     covered: &BTreeSet<String>,
 ) -> Option<String> {
+    match checked(sentence, keys, evidence, asked) {
+        Err(why) => Some(why),
+        Ok(passed) => passed.judged.verdict(&passed.claim, covered).map(|why| format!("{}: {why}", passed.passages)),
+    }
+}
+
+/// A sentence that passed every check but the qualifier's, with how it
+/// stands with the question's qualifiers.
+struct Passed {
+    claim: String,
+    passages: String,
+    judged: qualifier::Judged,
+}
+
+/// Every check of one sentence but the qualifier verdict, which depends on
+/// the rest of the draft: why it fails, or how it stands with the
+/// question's qualifiers.
+fn checked(sentence: &str, keys: &[String], evidence: &[Evidence], asked: &Question) -> Result<Passed, String> {
     if keys.is_empty() {
-        return Some(format!("no citation: {sentence:?}"));
+        return Err(format!("no citation: {sentence:?}"));
     }
     let question = asked.text();
-    let chunks = match cited_chunks(keys, evidence) {
-        Ok(chunks) => chunks,
-        Err(why) => return Some(why),
-    };
+    let chunks = cited_chunks(keys, evidence)?;
     let texts: Vec<String> = chunks.iter().map(|e| without_instructions(&cited_text(e))).collect();
     let cited: Vec<&str> = texts.iter().map(String::as_str).collect();
     let claim = numeric::strip_system_labels(sentence);
     let passages = passages(keys);
-    let stated = without_reply(&claim);
-    if stated.trim().is_empty() {
-        // "Yes [2]" settles nothing the passage says: the sentence that says so is the answer.
-        return Some(format!("{passages}: a bare {:?} settles nothing; quote the sentence that says so", claim.trim()));
+    if bare_reply(&claim) {
+        // "Yes [2]" or "Yes, you can [2]" settles nothing the passage says: the sentence that says so is the answer.
+        return Err(format!("{passages}: a bare {:?} settles nothing; quote the sentence that says so", claim.trim()));
     }
     let headings: Vec<String> = chunks.iter().map(|e| format!("{}\n{}", e.title, e.heading_path.join("\n"))).collect();
-    if let Some(gap) = unsupported(&as_claimed(stated, question), &cited, &headings) {
-        return Some(format!("{passages}: {gap}"));
+    if let Some(gap) = unsupported(&as_claimed(without_reply(&claim), question), &cited, &headings) {
+        return Err(format!("{passages}: {gap}"));
     }
-    // A bare value or reply asserts the question with it ("4 hours" for "How much non-billable time …?").
-    let asserted = as_claimed(&claim, question);
-    if let Some(flip) = negation::flipped(&asserted, &cited) {
+    // A bare value ("4 hours") restates no sentence, so it flips none.
+    let restates = as_claimed(&claim, question) == claim;
+    if let Some(flip) = restates.then(|| negation::flipped(&claim, &cited)).flatten() {
         // The verdict is over every cited passage; the note names the one that holds the flipped sentence.
-        let flipped_in = keys.iter().zip(&cited).find(|(_, text)| negation::flipped(&asserted, &[text]).is_some());
-        return Some(match flipped_in {
+        let flipped_in = keys.iter().zip(&cited).find(|(_, text)| negation::flipped(&claim, &[text]).is_some());
+        return Err(match flipped_in {
             Some((key, _)) => format!("passage [{key}] {flip}"),
             None => format!("{passages}: {flip}"),
         });
     }
     if let Err(v) = numeric::check_sentence(&claim, &cited, question) {
-        return Some(format!("{passages}: {v}"));
+        return Err(format!("{passages}: {v}"));
     }
-    let judged = qualifier::judge(&claim, &read_for_qualifiers(&chunks, &texts), asked);
-    judged.verdict(&claim, covered).map(|why| format!("{passages}: {why}"))
+    let read: Vec<qualifier::Cited<'_>> =
+        chunks.iter().zip(&texts).map(|(e, text)| qualifier::Cited { text, headings: sections(e) }).collect();
+    let judged = qualifier::judge(&claim, &read, asked);
+    Ok(Passed { claim, passages, judged })
 }
 
-fn read_for_qualifiers<'a>(chunks: &[&Evidence], texts: &'a [String]) -> Vec<qualifier::Cited<'a>> {
-    chunks.iter().zip(texts).map(|(e, text)| qualifier::Cited { text, headings: sections(e) }).collect()
-}
-
-/// The qualifiers some sentence of `draft` says, in its claim or its cited
-/// sentence ([`qualifier::judge`]).
+/// The qualifiers the sentences of `draft` that pass every other check say
+/// in the sentences they cite ([`qualifier::judge`]).
 fn covered(draft: &Draft, evidence: &[Evidence], asked: &Question) -> BTreeSet<String> {
     if asked.qualifiers().is_empty() {
         return BTreeSet::new();
     }
-    let mut said = BTreeSet::new();
-    for (sentence, keys) in &draft.sentences {
-        let Ok(chunks) = cited_chunks(keys, evidence) else { continue };
-        let texts: Vec<String> = chunks.iter().map(|e| without_instructions(&cited_text(e))).collect();
-        let claim = numeric::strip_system_labels(sentence);
-        said.extend(qualifier::judge(&claim, &read_for_qualifiers(&chunks, &texts), asked).said);
+    draft
+        .sentences
+        .iter()
+        .filter_map(|(sentence, keys)| checked(sentence, keys, evidence, asked).ok())
+        .flat_map(|passed| passed.judged.said)
+        .collect()
+}
+
+/// Whether a claim is only a reply: "Yes", "No.", or a reply with fewer
+/// than [`MIN_CLAIM_WORDS`] words of its own and no value ("Yes, you can").
+fn bare_reply(claim: &str) -> bool {
+    let rest = without_reply(claim);
+    if rest.trim().is_empty() {
+        return true;
     }
-    said
+    let replied = rest.len() < claim.trim_start().len();
+    let own =
+        BuiltinModel::default().literal_terms(rest).iter().filter(|w| !w.chars().any(|c| c.is_ascii_digit())).count();
+    replied && own < MIN_CLAIM_WORDS && numeric::numbers_in(rest).is_empty()
 }
 
 /// Words a claim must say of its own before it is judged alone.

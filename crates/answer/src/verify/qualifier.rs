@@ -10,8 +10,9 @@
 //! model can look for the sentence that says it.
 //!
 //! A draft is judged whole: a sentence without the qualifier passes when
-//! another sentence of the draft says it ("North-east scholarship holders
-//! pay half [a]. The hostel fee is Rs 14,000 [b]." gives the fee as
+//! another sentence of the draft that passes every other check cites a
+//! sentence saying it with its value ("North-east scholarship holders pay
+//! Rs 7,000 [a]. The hostel fee is Rs 14,000 [b]." gives the fee as
 //! context). In a question of several clauses a qualifier binds only the
 //! claims about its own clause.
 //!
@@ -41,8 +42,7 @@ pub struct Cited<'a> {
 /// How one claim stands with the question's qualifiers.
 #[derive(Debug, Default)]
 pub struct Judged {
-    /// Qualifiers the cited sentence says (or, for a claim without a
-    /// value, the claim and its citations).
+    /// Qualifiers the cited sentence that holds the claim's value says.
     pub said: Vec<String>,
     /// Qualifiers that bind the claim's values and that neither says.
     pub missing: Vec<String>,
@@ -89,17 +89,11 @@ pub fn judge(claim: &str, cited: &[Cited<'_>], question: &Question) -> Judged {
     let terms = BuiltinModel::default().content_terms(claim);
     let mut judged = Judged { stated: stated.iter().map(|m| m.raw.clone()).collect(), ..Judged::default() };
     for q in qualifiers {
-        // A claim with a value of a cited sentence is judged by that
-        // sentence: a small model echoes the question ("The last paper is on
-        // 24 November", the first paper's date), so its own words prove
-        // nothing. A claim without one says the qualifier when it and its
-        // citations both do.
-        let said = if context.is_empty() {
-            q.said_in(claim) && cited.iter().any(|c| q.said_in(c.text) || q.said_in(&c.headings))
-        } else {
-            context.iter().any(|c| q.said_in(c))
-        };
-        if said {
+        // A claim is judged by the cited sentence that holds its value: a
+        // small model echoes the question ("The last paper is on 24
+        // November", the first paper's date), so its own words prove
+        // nothing, and a claim without a value says nothing for the others.
+        if context.iter().any(|c| q.said_in(c)) {
             judged.said.push(q.word.clone());
         } else if !context.is_empty() && q.binds(&terms) {
             judged.missing.push(q.word.clone());

@@ -195,7 +195,7 @@ fn answer_all(
         )?;
         let result = eval::score(item, &answer, &name);
         if let Some(j) = resume.journal.as_mut() {
-            j.record(&result)?;
+            j.record(item, &result)?;
         }
         out.push(result);
     }
