@@ -15,11 +15,15 @@
 # fixed by the BLAKE3 hash of its id, or pinned to tuning on its line when
 # the source quotes it (eval/README.md); figures are quoted on the reporting
 # half (the default), rules are tuned on the tuning half.
-# Usage: scripts/eval-all.sh [--sets a,b] [--modes classic,agent,auto,bm25,vector,hybrid] [--half reporting|tuning|all] [--out DIR] [--bin ALMIRAH]
+# --embedder builtin:MODEL indexes and asks with that builtin embedder
+# (all-MiniLM-L6-v2 or multilingual-e5-small; default: the library's auto
+# choice); use its own --out, as a library keeps the embedder it was made with.
+# Usage: scripts/eval-all.sh [--sets a,b] [--modes classic,agent,auto,bm25,vector,hybrid] [--half reporting|tuning|all] [--out DIR] [--bin ALMIRAH] [--embedder builtin:MODEL]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-usage="usage: $0 [--sets a,b] [--modes classic,agent,auto,bm25,vector,hybrid] [--half reporting|tuning|all] [--out DIR] [--bin ALMIRAH]"
+usage="usage: $0 [--sets a,b] [--modes classic,agent,auto,bm25,vector,hybrid] [--half reporting|tuning|all] [--out DIR] [--bin ALMIRAH] [--embedder builtin:MODEL]"
 sets="" modes="" out="target/eval-all" bin="" half="reporting"
+embedder=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --sets) sets="${2:?$usage}"; shift 2 ;;
@@ -27,6 +31,7 @@ while [ $# -gt 0 ]; do
     --out) out="${2:?$usage}"; shift 2 ;;
     --half) half="${2:?$usage}"; shift 2 ;;
     --bin) bin="${2:?$usage}"; shift 2 ;;
+    --embedder) embedder=(--embedder "${2:?$usage}"); shift 2 ;;
     *) echo "$usage" >&2; exit 2 ;;
   esac
 done
@@ -58,13 +63,13 @@ while IFS=$'\t' read -r name questions versioning generated set_modes documents 
   python3 scripts/eval/folders.py eval/sets.toml "$name" >> "$config"
   # Exit 2 means some files could not be indexed (listed above): the set still runs.
   rc=0
-  "$bin" --config "$config" --data-dir "$lib/data" index --quiet "${docs[@]}" || rc=$?
+  "$bin" --config "$config" --data-dir "$lib/data" "${embedder[@]}" index --quiet "${docs[@]}" || rc=$?
   if [ "$rc" -ne 0 ] && [ "$rc" -ne 2 ]; then
     echo "error: indexing $name failed (exit $rc); skipping it" >&2
     status=1
     continue
   fi
-  if ! "$bin" --config "$config" --data-dir "$lib/data" eval "$questions" --mode "$set_modes" --half "$half" --report "$out/$name"; then
+  if ! "$bin" --config "$config" --data-dir "$lib/data" "${embedder[@]}" eval "$questions" --mode "$set_modes" --half "$half" --report "$out/$name"; then
     status=1
   fi
   ran+=("$name")

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use almirah_core::embed::EmbedderConfig;
+use almirah_core::embed::{BuiltinModel, EmbedderConfig};
 use almirah_core::freshness::FolderSettings;
 use almirah_core::{Engine, ExtractorMode, Watcher};
 use almirah_settings::Config;
@@ -140,11 +140,14 @@ fn open_engine(locations: &Locations, config_path: &Path) -> Result<(Engine, Pat
     };
     let data_dir = almirah_settings::data_dir(locations.data_dir.as_deref(), &file).map_err(|e| e.to_string())?;
     let mut cfg = almirah_settings::engine_config(&file, &data_dir).map_err(|e| e.to_string())?;
-    if let (EmbedderConfig::Builtin { model_dir: None }, Some(bundled)) = (&cfg.embedder, &locations.bundled_model)
+    // The bundled all-MiniLM-L6-v2 folder; multilingual-e5-small is found
+    // under /usr/lib/Almirah/models/ by the embedder itself.
+    if let (EmbedderConfig::Builtin { model_dir: None, model: BuiltinModel::MiniLm }, Some(bundled)) =
+        (&cfg.embedder, &locations.bundled_model)
         && std::env::var_os("ALMIRAH_MODEL_DIR").is_none()
         && bundled.join("model.safetensors").is_file()
     {
-        cfg.embedder = EmbedderConfig::Builtin { model_dir: Some(bundled.clone()) };
+        cfg.embedder = EmbedderConfig::Builtin { model_dir: Some(bundled.clone()), model: BuiltinModel::MiniLm };
     }
     if let Some(program) = &locations.extractor_program {
         cfg.index.extractor = ExtractorMode::Subprocess {

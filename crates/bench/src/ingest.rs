@@ -61,6 +61,11 @@ pub struct IngestResult {
     pub hash: IngestRun,
     /// hash chunks/s ÷ builtin chunks/s.
     pub speedup_without_embedding: f64,
+    /// The multilingual builtin (multilingual-e5-small) on the same files,
+    /// when its model is installed.
+    pub multilingual: Option<IngestRun>,
+    /// Its embedding chunks/s ÷ all-MiniLM-L6-v2's (phase 2 of ingest).
+    pub multilingual_vector_ratio: Option<f64>,
     /// The Python reference pipeline on the same files (split on headings,
     /// the same MiniLM weights through onnxruntime, Chroma), when run.
     pub reference: Option<crate::python::ReferencePipeline>,
@@ -183,7 +188,7 @@ pub fn run(opts: &Options) -> Result<IngestResult> {
     let (builtin, engine) = index_folder(
         &docs,
         &work.path().join("lib-builtin"),
-        EmbedderConfig::Builtin { model_dir: None },
+        EmbedderConfig::Builtin { model_dir: None, model: almirah_core::embed::BuiltinModel::MiniLm },
         IndexParams::default(),
         "builtin",
     )?;
@@ -195,6 +200,21 @@ pub fn run(opts: &Options) -> Result<IngestResult> {
         "hash-384",
     )?;
     let speedup_without_embedding = hash.chunks_per_s / builtin.chunks_per_s.max(1e-9);
+    let multilingual = match index_folder(
+        &docs,
+        &work.path().join("lib-e5"),
+        EmbedderConfig::Builtin { model_dir: None, model: almirah_core::embed::BuiltinModel::MultilingualE5Small },
+        IndexParams::default(),
+        "builtin-e5",
+    ) {
+        Ok((run, _)) => Some(run),
+        Err(e) => {
+            eprintln!("part 1: multilingual-e5-small skipped: {e:#}");
+            None
+        }
+    };
+    let multilingual_vector_ratio =
+        multilingual.as_ref().map(|m| m.vector_chunks_per_s / builtin.vector_chunks_per_s.max(1e-9));
     let questions = handbook_questions(opts.quick);
     let query = Some(query_latency(&engine, &questions)?);
     let reference = match crate::python::python() {
@@ -210,7 +230,17 @@ pub fn run(opts: &Options) -> Result<IngestResult> {
         }
         None => None,
     };
-    Ok(IngestResult { source, files_in_copy, builtin, hash, speedup_without_embedding, reference, query })
+    Ok(IngestResult {
+        source,
+        files_in_copy,
+        builtin,
+        hash,
+        speedup_without_embedding,
+        multilingual,
+        multilingual_vector_ratio,
+        reference,
+        query,
+    })
 }
 
 /// The questions of `eval/handbooks.jsonl` (20 with `quick`).

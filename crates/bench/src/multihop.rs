@@ -201,7 +201,7 @@ fn run_dataset(opts: &Options, name: &str, ds: Dataset, reference: f64) -> Resul
     let (run, engine) = index_folder(
         &docs,
         &work.path().join("lib"),
-        EmbedderConfig::Builtin { model_dir: None },
+        EmbedderConfig::Builtin { model_dir: None, model: almirah_core::embed::BuiltinModel::MiniLm },
         IndexParams::default(),
         name,
     )?;

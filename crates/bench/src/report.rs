@@ -100,6 +100,13 @@ fn print_ingest(r: &IngestResult) {
         "  without embedding cost (hash) / with the built-in embedder: {:.1}x faster (builtin model load {:.1} s)",
         r.speedup_without_embedding, r.builtin.embedder_load_s
     );
+    if let (Some(m), Some(ratio)) = (&r.multilingual, r.multilingual_vector_ratio) {
+        print_ingest_run(m);
+        println!(
+            "  multilingual-e5-small / all-MiniLM-L6-v2 embedding chunks/s: {ratio:.2}x ({:.1} vs {:.1} chunks/s)",
+            m.vector_chunks_per_s, r.builtin.vector_chunks_per_s
+        );
+    }
     if let Some(q) = &r.query {
         println!(
             "  end-to-end query (embed, hybrid search, gate), {} handbook questions: p50 {:.1} ms, p95 {:.1} ms",

@@ -301,11 +301,11 @@ pub fn run(opts: &Options) -> Result<WatchResult> {
     let text_bytes = write_library(&docs.join("library"), &vocab, files)?;
 
     let load = Instant::now();
-    let model =
-        embed::from_config(&EmbedderConfig::Builtin { model_dir: None }).context("loading the built-in model")?;
+    let model = embed::from_config(&EmbedderConfig::Builtin { model_dir: None, model: embed::BuiltinModel::MiniLm })
+        .context("loading the built-in model")?;
     let model_load_s = load.elapsed().as_secs_f64();
     let mut cfg = EngineConfig::new(&lib);
-    cfg.embedder = EmbedderConfig::Builtin { model_dir: None };
+    cfg.embedder = EmbedderConfig::Builtin { model_dir: None, model: embed::BuiltinModel::MiniLm };
 
     // Build with the stand-in, then reopen with the real model.
     let stand_in = StandIn { id: model.id().clone(), max_batch: model.max_batch(), model: LowRank::new() };

@@ -32,6 +32,13 @@ pub struct Cli {
     /// Print machine-readable JSON instead of text.
     #[arg(long, global = true)]
     pub json: bool,
+    /// Builtin embedder, instead of the config's `[embedder]`: `builtin` (auto:
+    /// multilingual-e5-small when the first files hold Devanagari, else
+    /// all-MiniLM-L6-v2), `builtin:all-MiniLM-L6-v2` or
+    /// `builtin:multilingual-e5-small`. A library keeps the embedder it was
+    /// created with; `almirah reindex --re-embed --embedder …` switches it.
+    #[arg(long, global = true, value_name = "SPEC")]
+    pub embedder: Option<String>,
     /// The command.
     #[command(subcommand)]
     pub command: Command,

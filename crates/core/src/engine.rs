@@ -153,7 +153,11 @@ impl Engine {
             session_override: config.session_override,
         };
         let audience = Audience::new(config.audiences.clone());
-        let embedder = LazyEmbedder::new(config.embedder.clone());
+        let stored: Option<EmbedderId> = {
+            let rtxn = store.read_txn()?;
+            get_meta(store.dbs(), &rtxn, meta_keys::EMBEDDER)?
+        };
+        let embedder = LazyEmbedder::new(crate::embedder_choice::resolve(&config.embedder, stored.as_ref()));
         Ok(Self {
             store,
             config,
@@ -257,10 +261,31 @@ impl Engine {
         cancel: &AtomicBool,
     ) -> Result<IngestReport> {
         let roots = canonical_roots(roots)?;
+        self.settle_builtin_model(&roots)?;
         let embedder = self.embedder()?;
         remember_roots(&self.store, &roots)?;
         let params = IndexParams { wait_for_vectors, ..self.index_params() };
         update::index(&self.store, embedder, &params, &roots, progress, cancel)
+    }
+
+    /// A new library under an `auto` builtin model: choose the model from
+    /// the files of `roots` (see [`crate::embedder_choice`]) before the
+    /// embedder is built. Nothing happens once the library has an identity.
+    fn settle_builtin_model(&self, roots: &[PathBuf]) -> Result<()> {
+        if !self.embedder.undecided() {
+            return Ok(());
+        }
+        let stored: Option<EmbedderId> = {
+            let rtxn = self.store.read_txn()?;
+            get_meta(self.store.dbs(), &rtxn, meta_keys::EMBEDDER)?
+        };
+        let model = match stored.as_ref().and_then(almirah_embed::BuiltinModel::of_id) {
+            Some(model) => model,
+            None => crate::embedder_choice::for_new_library(roots),
+        };
+        tracing::info!(model = model.name(), "builtin embedder for this library");
+        self.embedder.settle(model);
+        Ok(())
     }
 
     /// Embed every chunk still waiting for a vector (phase 2 of ingest; see
@@ -300,6 +325,7 @@ impl Engine {
         progress: &dyn Progress,
         cancel: &AtomicBool,
     ) -> Result<IngestReport> {
+        self.settle_builtin_model(roots)?;
         let embedder = self.embedder()?;
         let params = IndexParams { wait_for_vectors, ..self.index_params() };
         update::index_paths(&self.store, embedder, &params, roots, hints, progress, cancel)

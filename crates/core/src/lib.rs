@@ -6,6 +6,7 @@
 //! The core knows nothing of its callers: progress, cancellation and dates
 //! are values passed in. See `ARCHITECTURE.md` in the design folder.
 
+pub mod embedder_choice;
 pub mod engine;
 pub mod error;
 pub mod failpoint;

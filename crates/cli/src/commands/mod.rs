@@ -14,6 +14,7 @@ mod watch;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 
+use almirah_core::embed::{BuiltinModel, EmbedderConfig};
 use almirah_core::{Engine, ExtractorMode};
 use anyhow::{Context, Result};
 
@@ -118,6 +119,9 @@ fn open_engine(cli: &Cli) -> Result<Engine> {
     let (file, _) = config::load(cli.config.as_deref())?;
     let data_dir = config::data_dir(cli.data_dir.as_deref(), &file)?;
     let mut cfg = config::engine_config(&file, &data_dir)?;
+    if let Some(spec) = &cli.embedder {
+        cfg.embedder = embedder_spec(spec, &cfg.embedder)?;
+    }
     let program = std::env::current_exe().context("cannot find the almirah executable")?;
     cfg.index.extractor = ExtractorMode::Subprocess {
         program,
@@ -126,6 +130,27 @@ fn open_engine(cli: &Cli) -> Result<Engine> {
         memory_limit_bytes: file.index.extract_memory_mib.saturating_mul(1 << 20),
     };
     Engine::open(cfg).with_context(|| format!("opening the library in {}", data_dir.display()))
+}
+
+/// `--embedder SPEC`: `builtin` or `builtin:MODEL`; a configured model
+/// folder is kept.
+///
+/// # Errors
+/// Another provider or an unknown model.
+fn embedder_spec(spec: &str, configured: &EmbedderConfig) -> Result<EmbedderConfig> {
+    let (provider, model) = spec.split_once(':').unwrap_or((spec, "auto"));
+    if !provider.eq_ignore_ascii_case("builtin") {
+        anyhow::bail!(
+            "--embedder takes builtin, builtin:all-MiniLM-L6-v2 or builtin:multilingual-e5-small (got {spec:?}); \
+             other embedders are set in the config's [embedder]"
+        );
+    }
+    let model: BuiltinModel = model.parse()?;
+    let model_dir = match configured {
+        EmbedderConfig::Builtin { model_dir, .. } => model_dir.clone(),
+        _ => None,
+    };
+    Ok(EmbedderConfig::Builtin { model_dir, model })
 }
 
 /// A cancel flag that is never set (Ctrl-C ends the process; the index stays

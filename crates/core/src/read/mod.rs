@@ -98,15 +98,33 @@ impl ReadStats {
 pub(crate) struct LazyEmbedder {
     cell: OnceLock<Arc<dyn Embedder>>,
     config: EmbedderConfig,
+    /// The builtin model an `auto` config settled on for a new library
+    /// (see [`LazyEmbedder::settle`]).
+    settled: OnceLock<almirah_embed::BuiltinModel>,
 }
 
 impl LazyEmbedder {
+    /// `config`, with `auto` already resolved to the library's stored model when it has one.
     pub(crate) fn new(config: EmbedderConfig) -> Self {
-        Self { cell: OnceLock::new(), config }
+        Self { cell: OnceLock::new(), config, settled: OnceLock::new() }
     }
 
     pub(crate) fn preset(&self, embedder: Box<dyn Embedder>) {
         let _ = self.cell.set(Arc::from(embedder));
+    }
+
+    /// Whether the config leaves the builtin model to the library and
+    /// nothing has been built or settled yet.
+    pub(crate) fn undecided(&self) -> bool {
+        matches!(self.config, EmbedderConfig::Builtin { model: almirah_embed::BuiltinModel::Auto, .. })
+            && self.cell.get().is_none()
+            && self.settled.get().is_none()
+    }
+
+    /// Settle an `auto` config on `model` (a new library's first index);
+    /// no effect once the embedder is built.
+    pub(crate) fn settle(&self, model: almirah_embed::BuiltinModel) {
+        let _ = self.settled.set(model);
     }
 
     pub(crate) fn get(&self) -> Result<&dyn Embedder> {
@@ -122,7 +140,13 @@ impl LazyEmbedder {
         if let Some(e) = self.cell.get() {
             return Ok(e);
         }
-        let built: Arc<dyn Embedder> = Arc::from(almirah_embed::from_config(&self.config)?);
+        let config = match (&self.config, self.settled.get()) {
+            (EmbedderConfig::Builtin { model_dir, .. }, Some(model)) => {
+                EmbedderConfig::Builtin { model_dir: model_dir.clone(), model: *model }
+            }
+            (config, _) => config.clone(),
+        };
+        let built: Arc<dyn Embedder> = Arc::from(almirah_embed::from_config(&config)?);
         Ok(self.cell.get_or_init(|| built))
     }
 }

@@ -41,7 +41,8 @@ pub struct SearchOptions {
     pub k: usize,
     /// Candidates taken from each ranker before fusion (default 50).
     pub depth: usize,
-    /// Vector-only hits below this cosine similarity are dropped (default 0.25).
+    /// Vector-only hits below this cosine similarity are dropped (default
+    /// 0.25, on all-MiniLM-L6-v2's scale; mapped for other builtin embedders).
     pub min_similarity: f32,
     /// Exact-scan versus arroy settings.
     pub vector: VectorParams,
@@ -64,7 +65,9 @@ impl Default for SearchOptions {
 pub struct RankScore {
     /// 1-based rank.
     pub rank: usize,
-    /// BM25 score, or cosine similarity for vectors.
+    /// BM25 score, or cosine similarity for vectors (on all-MiniLM-L6-v2's
+    /// scale: another builtin embedder's cosine is mapped by its
+    /// `almirah_embed::Calibration`).
     pub score: f32,
 }
 
@@ -156,8 +159,16 @@ pub fn search(
         }
     };
     let keyword_ids: Vec<ChunkId> = keyword.iter().map(|h| h.0).collect();
-    let semantic: Vec<(ChunkId, f32)> =
-        semantic.into_iter().filter(|(id, sim)| *sim >= opts.min_similarity || keyword_ids.contains(id)).collect();
+    // Cosines are reported on all-MiniLM-L6-v2's scale, which the floor and
+    // every threshold downstream are written on: another builtin embedder's
+    // cosines run higher and are mapped by its `Calibration` (increasing, so
+    // the order is kept).
+    let scale = almirah_embed::Calibration::of(embedder.id());
+    let semantic: Vec<(ChunkId, f32)> = semantic
+        .into_iter()
+        .map(|(id, sim)| (id, scale.to_reference(sim)))
+        .filter(|(id, sim)| *sim >= opts.min_similarity || keyword_ids.contains(id))
+        .collect();
     let semantic_ids: Vec<ChunkId> = semantic.iter().map(|h| h.0).collect();
     // Chunks still waiting for a vector (two-phase ingest) are not buried
     // by the chunks that have one.

@@ -9,7 +9,7 @@
 //! on the CPU. Nothing is fetched at run time: `scripts/fetch-models.sh`
 //! installs the weights.
 
-mod locate;
+pub(crate) mod locate;
 
 use std::path::{Path, PathBuf};
 
@@ -67,7 +67,7 @@ impl BuiltinEmbedder {
     /// folder has `model.safetensors`, `tokenizer.json` and `config.json`;
     /// [`EmbedError::Model`] when they cannot be parsed.
     pub fn load(model_dir: Option<&Path>) -> Result<Self, EmbedError> {
-        let dir = locate::model_dir(model_dir)?;
+        let dir = locate::model_dir(model_dir, &locate::MINILM)?;
         let config = read_config(&dir)?;
         let tokenizer = load_tokenizer(&dir)?;
         let weights = std::fs::read(dir.join("model.safetensors")).map_err(model_err)?;

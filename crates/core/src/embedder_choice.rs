@@ -1,0 +1,159 @@
+//! Which builtin model embeds a library. A library keeps the model it was
+//! created with (its stored [`EmbedderId`]); a configured `auto` is decided
+//! once, when the library is created: multilingual-e5-small when the first
+//! files hold Devanagari text, all-MiniLM-L6-v2 otherwise.
+
+use std::path::{Path, PathBuf};
+
+use almirah_embed::{BuiltinModel, EmbedderConfig, EmbedderId};
+use almirah_extract::FileKind;
+
+/// Share of a text's letters that are Devanagari (U+0900-U+097F) above
+/// which a text counts as Hindi (or Marathi, Nepali): a bilingual circular
+/// with a Hindi letterhead and an English body is well above it.
+const DEVANAGARI_SHARE: f64 = 0.05;
+/// Files looked at, the first in path order under each root.
+const SAMPLED_FILES: usize = 64;
+/// Files that need a parser (PDF, office formats) read in-process, at most.
+const PARSED_FILES: usize = 6;
+/// Largest file read, in bytes (plain text: the first this many bytes; a
+/// file that needs a parser and is larger is skipped).
+const SAMPLE_BYTES: usize = 2 << 20;
+
+/// `config` with an `auto` builtin model replaced by the model the library
+/// was built with, when it was built with a builtin one. Anything else is
+/// returned as it is.
+pub(crate) fn resolve(config: &EmbedderConfig, stored: Option<&EmbedderId>) -> EmbedderConfig {
+    match (config, stored.and_then(BuiltinModel::of_id)) {
+        (EmbedderConfig::Builtin { model_dir, model: BuiltinModel::Auto }, Some(model)) => {
+            EmbedderConfig::Builtin { model_dir: model_dir.clone(), model }
+        }
+        _ => config.clone(),
+    }
+}
+
+/// The builtin model for a new library over `roots`: multilingual-e5-small
+/// when a sampled file (its name or its text) is at least 5% Devanagari,
+/// all-MiniLM-L6-v2 otherwise. Samples the first 64 files in path order;
+/// reads plain-text formats directly and at most 6 PDFs or office files of
+/// up to 2 MiB through the (panic-guarded) extractors. A scanned PDF with
+/// no text layer is not read (its text needs OCR).
+pub(crate) fn for_new_library(roots: &[PathBuf]) -> BuiltinModel {
+    if sample(roots).any(|text| devanagari_share(&text) >= DEVANAGARI_SHARE) {
+        BuiltinModel::MultilingualE5Small
+    } else {
+        BuiltinModel::MiniLm
+    }
+}
+
+/// The share of `text`'s alphabetic characters that are Devanagari; 0 for
+/// a text with no letters.
+pub fn devanagari_share(text: &str) -> f64 {
+    let (mut letters, mut devanagari) = (0usize, 0usize);
+    for c in text.chars().filter(|c| c.is_alphabetic() || ('\u{0900}'..='\u{097F}').contains(c)) {
+        letters += 1;
+        devanagari += usize::from(('\u{0900}'..='\u{097F}').contains(&c));
+    }
+    if letters == 0 { 0.0 } else { devanagari as f64 / letters as f64 }
+}
+
+/// File names and texts of the sampled files, lazily (the caller stops at the first Devanagari one).
+fn sample(roots: &[PathBuf]) -> impl Iterator<Item = String> + '_ {
+    let mut parsed = 0usize;
+    roots.iter().flat_map(|root| first_files(root)).flat_map(move |path| {
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let text = read_text(&path, &mut parsed);
+        [name, text]
+    })
+}
+
+/// The first [`SAMPLED_FILES`] files under `root`, in path order, hidden ones skipped.
+fn first_files(root: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = ignore::WalkBuilder::new(root)
+        .standard_filters(false)
+        .hidden(true)
+        .follow_links(false)
+        .sort_by_file_path(Path::cmp)
+        .build()
+        .filter_map(std::result::Result::ok)
+        .filter(|e| e.file_type().is_some_and(|t| t.is_file()))
+        .map(ignore::DirEntry::into_path)
+        .take(SAMPLED_FILES)
+        .collect();
+    files.sort();
+    files
+}
+
+/// The text of one sampled file, or "" when it is not read.
+fn read_text(path: &Path, parsed: &mut usize) -> String {
+    let kind = almirah_extract::kind_of(path);
+    let plain = matches!(kind, FileKind::Markdown | FileKind::Text | FileKind::Csv | FileKind::Html);
+    if kind == FileKind::Unsupported || (!plain && *parsed >= PARSED_FILES) {
+        return String::new();
+    }
+    let Ok(meta) = std::fs::metadata(path) else { return String::new() };
+    if plain {
+        return read_prefix(path).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
+    }
+    if meta.len() > SAMPLE_BYTES as u64 {
+        return String::new();
+    }
+    *parsed += 1;
+    let Ok(bytes) = std::fs::read(path) else { return String::new() };
+    almirah_extract::extract(path, &bytes)
+        .map(|doc| doc.sections.iter().map(|s| s.text.as_str()).collect::<Vec<_>>().join("\n"))
+        .unwrap_or_default()
+}
+
+fn read_prefix(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut out = Vec::new();
+    std::fs::File::open(path)?.take(SAMPLE_BYTES as u64).read_to_end(&mut out)?;
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn devanagari_share_counts_letters_only() {
+        assert!(devanagari_share("अर्जित अवकाश 21 दिन") > 0.9);
+        assert_eq!(devanagari_share("Earned leave: 21 days."), 0.0);
+        assert_eq!(devanagari_share("2024 - 25"), 0.0);
+        let mixed = "राष्ट्रीय राजमार्ग प्राधिकरण National Highways Authority of India, circular on toll plazas and fees";
+        assert!(devanagari_share(mixed) > DEVANAGARI_SHARE);
+    }
+
+    #[test]
+    fn a_hindi_file_among_english_ones_picks_the_multilingual_model() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(tmp.path().join("a-travel.md"), "# Travel\nHotels up to INR 6,000 a night.").unwrap();
+        assert_eq!(for_new_library(&[tmp.path().to_path_buf()]), BuiltinModel::MiniLm);
+        std::fs::write(tmp.path().join("b-chhutti.md"), "# अवकाश नीति\nप्रत्येक कर्मचारी को 21 दिन का अर्जित अवकाश।")
+            .unwrap();
+        assert_eq!(for_new_library(&[tmp.path().to_path_buf()]), BuiltinModel::MultilingualE5Small);
+    }
+
+    #[test]
+    fn auto_follows_the_stored_model_and_explicit_choices_stay() {
+        let auto = EmbedderConfig::default();
+        let e5 = EmbedderId {
+            provider: "builtin".into(),
+            model: "multilingual-e5-small".into(),
+            dimensions: 384,
+            document_prefix: "passage: ".into(),
+            query_prefix: "query: ".into(),
+        };
+        let resolved = resolve(&auto, Some(&e5));
+        assert!(matches!(resolved, EmbedderConfig::Builtin { model: BuiltinModel::MultilingualE5Small, .. }));
+        assert_eq!(resolve(&auto, None), auto);
+        let minilm = EmbedderConfig::Builtin { model_dir: None, model: BuiltinModel::MiniLm };
+        assert_eq!(
+            resolve(&minilm, Some(&e5)),
+            minilm,
+            "an explicit model is never replaced (the mismatch is reported)"
+        );
+    }
+}
