@@ -14,7 +14,7 @@ use super::scope;
 pub use crate::question::AnswerType;
 
 /// Time units a duration is counted in.
-const UNITS: &str = r"(?:seconds?|minutes?|hours?|days?|weeks?|fortnights?|months?|years?|pay ?periods?|semesters?|terms?|sessions?|nights?)";
+const UNITS: &str = r"(?:seconds?|minutes?|hours?|days?|weeks?|fortnights?|months?|years?|pay ?periods?|semesters?|terms?|sessions?|nights?|दिन|दिनों|सप्ताह|हफ़्ते|महीने|महीनों|वर्ष|वर्षों|साल|घंटे)";
 /// Numbers written as words.
 const NUMBER_WORDS: &str = r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|sixty|ninety|several|few)";
 
@@ -174,5 +174,9 @@ mod tests {
         assert!(!Place.held_by("This and the rest of Baur's work had a profound impact upon higher criticism."));
         // sourcegraph handbook, celebrate.md: "a day" is no count of extra days.
         assert!(!Count.held_by("Sourcegraph encourages teammates to take a day of vacation on their special day."));
+        // eval/hindi/docs, leave-policy.hi.md.
+        assert!(Duration.held_by("एक कैलेंडर वर्ष में 8 दिन का आकस्मिक अवकाश मिलता है।"));
+        assert!(Duration.held_by("महिला कर्मचारियों को 26 सप्ताह का सवेतन मातृत्व अवकाश मिलता है।"));
+        assert!(!Duration.held_by("अवकाश के लिए प्रबंधक से अनुमति लें।"));
     }
 }

@@ -23,6 +23,9 @@ const AMOUNT_CUES: &[&str] = &[
     "profit",
     "valuation",
     "wage",
+    "rupees",
+    "रुपये",
+    "रुपए",
 ];
 
 /// Question openings that ask for something other than an amount ("Who sets
@@ -37,8 +40,25 @@ const YES_NO_OPENINGS: &[&str] = &["is", "are", "does", "do", "can", "may", "wil
 
 /// Words that ask for an amount, a count, a date or a limit.
 const QUANTITY_CUES: &[&str] = &[
-    "how many", "how much", "how long", "fee", "cap", "amount", "limit", "rate", "cost", "when", "date", "kitna",
-    "kitni", "kitne", "salary", "days",
+    "how many",
+    "how much",
+    "how long",
+    "fee",
+    "cap",
+    "amount",
+    "limit",
+    "rate",
+    "cost",
+    "when",
+    "date",
+    "kitna",
+    "kitni",
+    "kitne",
+    "salary",
+    "days",
+    "कितना",
+    "कितनी",
+    "कितने",
 ];
 
 /// Whether `question` asks for an amount (money, a fee, a count).

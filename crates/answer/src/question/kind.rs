@@ -63,17 +63,35 @@ const DURATION_CUES: &[&str] = &[
     "how many years",
     "how many minutes",
     "how many seconds",
+    "कितने दिन",
+    "कितने दिनों",
+    "कितने सप्ताह",
+    "कितने हफ़्ते",
+    "कितने महीने",
+    "कितने वर्ष",
+    "कितने साल",
+    "कितने घंटे",
 ];
 /// Cues of a date.
-const DATE_CUES: &[&str] = &["what date", "which date", "deadline", "by when", "what year", "which year"];
+const DATE_CUES: &[&str] =
+    &["what date", "which date", "deadline", "by when", "what year", "which year", "कब", "किस तारीख"];
 /// Cues of an amount beyond [`Question::asks_for_amount`].
-const AMOUNT_CUES: &[&str] =
-    &["what salary", "what percentage", "what rate", "how much", "what amount", "maximum amount"];
+const AMOUNT_CUES: &[&str] = &[
+    "what salary",
+    "what percentage",
+    "what rate",
+    "how much",
+    "what amount",
+    "maximum amount",
+    "कितना",
+    "कितनी राशि",
+];
 /// Cues of a person, team or office.
 const AGENT_CUES: &[&str] = &["who approves", "which team", "which office"];
 
-/// The kind of value `question` asks for (English question forms; other
-/// languages give [`AnswerType::Other`] unless they use an English cue).
+/// The kind of value `question` asks for (English question forms and the
+/// Hindi ones in Devanagari: कितने दिन, कब, कितना; other languages give
+/// [`AnswerType::Other`] unless they use such a cue).
 /// Cues match whole words by stem ([`Question::mentions`]).
 pub fn classify(question: &Question) -> AnswerType {
     let q = question;
@@ -126,6 +144,9 @@ mod tests {
             ("What should my written explanation for advanced sick leave include?", Other),
             ("In which country Baure is located?", Place),
             ("Transfiguration of Vincent is the third studio album by a singer-songwriter from what state?", Place),
+            ("छुट्टी के लिए कितने दिन पहले बताना होता है?", Duration),
+            ("बिल कब तक जमा करना है?", Date),
+            ("होटल का कितना किराया मिलता है?", Amount),
         ];
         for (q, want) in cases {
             assert_eq!(classify(&Question::parse(q)), want, "{q}");
