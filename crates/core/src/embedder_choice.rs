@@ -14,10 +14,7 @@ use almirah_extract::FileKind;
 const DEVANAGARI_SHARE: f64 = 0.05;
 /// Files looked at, the first in path order under each root.
 const SAMPLED_FILES: usize = 64;
-/// Files that need a parser (PDF, office formats) read in-process, at most.
-const PARSED_FILES: usize = 6;
-/// Largest file read, in bytes (plain text: the first this many bytes; a
-/// file that needs a parser and is larger is skipped).
+/// Bytes read of each plain-text file.
 const SAMPLE_BYTES: usize = 2 << 20;
 
 /// `config` with an `auto` builtin model replaced by the model the library
@@ -34,16 +31,20 @@ pub(crate) fn resolve(config: &EmbedderConfig, stored: Option<&EmbedderId>) -> E
 
 /// The builtin model for a new library over `roots`: multilingual-e5-small
 /// when a sampled file (its name or its text) is at least 5% Devanagari,
-/// all-MiniLM-L6-v2 otherwise. Samples the first 64 files in path order;
-/// reads plain-text formats directly and at most 6 PDFs or office files of
-/// up to 2 MiB through the (panic-guarded) extractors. A scanned PDF with
-/// no text layer is not read (its text needs OCR).
-pub(crate) fn for_new_library(roots: &[PathBuf]) -> BuiltinModel {
-    if sample(roots).any(|text| devanagari_share(&text) >= DEVANAGARI_SHARE) {
-        BuiltinModel::MultilingualE5Small
-    } else {
-        BuiltinModel::MiniLm
+/// all-MiniLM-L6-v2 otherwise, and `None` when the roots hold no file to
+/// judge by (the choice waits for the next index). Samples the first 64
+/// files in path order and reads plain-text formats (Markdown, text, CSV,
+/// HTML) only: PDFs and office files are judged by their names, since
+/// parsing them here would bypass the extractor's time and memory limits.
+pub(crate) fn for_new_library(roots: &[PathBuf]) -> Option<BuiltinModel> {
+    let mut sampled = 0usize;
+    for text in sample(roots) {
+        sampled += 1;
+        if devanagari_share(&text) >= DEVANAGARI_SHARE {
+            return Some(BuiltinModel::MultilingualE5Small);
+        }
     }
+    (sampled > 0).then_some(BuiltinModel::MiniLm)
 }
 
 /// The share of `text`'s alphabetic characters that are Devanagari; 0 for
@@ -59,17 +60,15 @@ pub fn devanagari_share(text: &str) -> f64 {
 
 /// File names and texts of the sampled files, lazily (the caller stops at the first Devanagari one).
 fn sample(roots: &[PathBuf]) -> impl Iterator<Item = String> + '_ {
-    let mut parsed = 0usize;
-    roots.iter().flat_map(|root| first_files(root)).flat_map(move |path| {
+    roots.iter().flat_map(|root| first_files(root)).flat_map(|path| {
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let text = read_text(&path, &mut parsed);
-        [name, text]
+        [name, read_text(&path)]
     })
 }
 
 /// The first [`SAMPLED_FILES`] files under `root`, in path order, hidden ones skipped.
 fn first_files(root: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = ignore::WalkBuilder::new(root)
+    ignore::WalkBuilder::new(root)
         .standard_filters(false)
         .hidden(true)
         .follow_links(false)
@@ -79,30 +78,16 @@ fn first_files(root: &Path) -> Vec<PathBuf> {
         .filter(|e| e.file_type().is_some_and(|t| t.is_file()))
         .map(ignore::DirEntry::into_path)
         .take(SAMPLED_FILES)
-        .collect();
-    files.sort();
-    files
+        .collect()
 }
 
-/// The text of one sampled file, or "" when it is not read.
-fn read_text(path: &Path, parsed: &mut usize) -> String {
+/// The first [`SAMPLE_BYTES`] of a plain-text file, or "" for other kinds.
+fn read_text(path: &Path) -> String {
     let kind = almirah_extract::kind_of(path);
-    let plain = matches!(kind, FileKind::Markdown | FileKind::Text | FileKind::Csv | FileKind::Html);
-    if kind == FileKind::Unsupported || (!plain && *parsed >= PARSED_FILES) {
+    if !matches!(kind, FileKind::Markdown | FileKind::Text | FileKind::Csv | FileKind::Html) {
         return String::new();
     }
-    let Ok(meta) = std::fs::metadata(path) else { return String::new() };
-    if plain {
-        return read_prefix(path).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
-    }
-    if meta.len() > SAMPLE_BYTES as u64 {
-        return String::new();
-    }
-    *parsed += 1;
-    let Ok(bytes) = std::fs::read(path) else { return String::new() };
-    almirah_extract::extract(path, &bytes)
-        .map(|doc| doc.sections.iter().map(|s| s.text.as_str()).collect::<Vec<_>>().join("\n"))
-        .unwrap_or_default()
+    read_prefix(path).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default()
 }
 
 fn read_prefix(path: &Path) -> std::io::Result<Vec<u8>> {
@@ -129,11 +114,12 @@ mod tests {
     #[test]
     fn a_hindi_file_among_english_ones_picks_the_multilingual_model() {
         let tmp = tempfile::tempdir().unwrap();
+        assert_eq!(for_new_library(&[tmp.path().to_path_buf()]), None, "an empty folder decides nothing");
         std::fs::write(tmp.path().join("a-travel.md"), "# Travel\nHotels up to INR 6,000 a night.").unwrap();
-        assert_eq!(for_new_library(&[tmp.path().to_path_buf()]), BuiltinModel::MiniLm);
+        assert_eq!(for_new_library(&[tmp.path().to_path_buf()]), Some(BuiltinModel::MiniLm));
         std::fs::write(tmp.path().join("b-chhutti.md"), "# अवकाश नीति\nप्रत्येक कर्मचारी को 21 दिन का अर्जित अवकाश।")
             .unwrap();
-        assert_eq!(for_new_library(&[tmp.path().to_path_buf()]), BuiltinModel::MultilingualE5Small);
+        assert_eq!(for_new_library(&[tmp.path().to_path_buf()]), Some(BuiltinModel::MultilingualE5Small));
     }
 
     #[test]

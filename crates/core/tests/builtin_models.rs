@@ -48,6 +48,9 @@ fn stored_model(e: &Engine) -> String {
 fn auto_picks_the_multilingual_model_for_devanagari_and_keeps_it() {
     let (_docs, root) = docs(&["en", "hi"]);
     let data = tempfile::tempdir().unwrap();
+    // A first index of an empty folder (the desktop's inbox) binds nothing.
+    let empty = tempfile::tempdir().unwrap();
+    index(&engine(data.path(), BuiltinModel::Auto), empty.path());
     index(&engine(data.path(), BuiltinModel::Auto), &root);
     let reopened = engine(data.path(), BuiltinModel::Auto);
     assert_eq!(stored_model(&reopened), "multilingual-e5-small");

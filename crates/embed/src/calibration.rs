@@ -26,8 +26,8 @@ pub struct Calibration {
 /// `target/release/examples/calibrate eval/sample-docs.jsonl:sample-docs
 /// eval/hindi.jsonl:eval/hindi/docs eval/handbooks.jsonl:../shared/corpora/handbook_18f
 /// eval/tune-handbooks2.jsonl:../shared/corpora/handbook_sourcegraph`.
-/// e5 puts MiniLM's vector floor (0.25) at 0.826 and its meaning threshold
-/// (0.62) at 0.864.
+/// e5 puts MiniLM's vector floor (0.25) at 0.827 and its meaning threshold
+/// (0.62) at 0.864; outside the table the map is clamped to -1..=1.
 const MULTILINGUAL_E5_SMALL: &[(f32, f32)] = &[
     (-0.0498, 0.7346),
     (0.0259, 0.7641),
@@ -58,9 +58,12 @@ impl Calibration {
         }
     }
 
-    /// This embedder's `cosine` on the reference scale.
+    /// This embedder's `cosine` on the reference scale, within -1..=1.
     pub fn to_reference(&self, cosine: f32) -> f32 {
-        interpolate(self.points.iter().map(|&(r, t)| (t, r)), cosine)
+        if self.points.is_empty() {
+            return cosine;
+        }
+        interpolate(self.points.iter().map(|&(r, t)| (t, r)), cosine).clamp(-1.0, 1.0)
     }
 
     /// A reference-scale `threshold` on this embedder's scale.
@@ -113,6 +116,8 @@ mod tests {
             last = e5;
             assert!((c.to_reference(e5) - t).abs() < 1e-3, "round trip at {t}");
         }
+        assert_eq!(c.to_reference(1.0), 1.0, "clamped to a cosine");
+        assert_eq!(c.to_reference(0.0), -1.0, "clamped to a cosine");
         // e5 puts unrelated texts far above MiniLM's 0.25 floor.
         assert!(c.from_reference(0.25) > 0.7, "{}", c.from_reference(0.25));
     }

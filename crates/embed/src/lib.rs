@@ -199,21 +199,20 @@ impl Default for EmbedderConfig {
     }
 }
 
-/// Which builtin model embeds a library.
+/// Which builtin model embeds a library. In the config it is one of the
+/// names [`BuiltinModel::from_str`](std::str::FromStr) takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
 pub enum BuiltinModel {
     /// Decided once, when the library is created: multilingual-e5-small when
     /// the first files hold Devanagari text, all-MiniLM-L6-v2 otherwise;
     /// afterwards the model the library was built with. Built on its own
     /// (no library), it is all-MiniLM-L6-v2.
     #[default]
-    #[serde(rename = "auto")]
     Auto,
     /// all-MiniLM-L6-v2: English, the faster of the two.
-    #[serde(rename = "all-MiniLM-L6-v2")]
     MiniLm,
     /// multilingual-e5-small: Hindi, Hinglish and about 100 other languages.
-    #[serde(rename = "multilingual-e5-small")]
     MultilingualE5Small,
 }
 
@@ -234,6 +233,20 @@ impl BuiltinModel {
             Self::MiniLm => BUILTIN_MODEL,
             Self::MultilingualE5Small => MULTILINGUAL_MODEL,
         }
+    }
+}
+
+impl TryFrom<String> for BuiltinModel {
+    type Error = EmbedError;
+
+    fn try_from(s: String) -> Result<Self, Self::Error> {
+        s.parse()
+    }
+}
+
+impl From<BuiltinModel> for String {
+    fn from(model: BuiltinModel) -> Self {
+        model.name().to_string()
     }
 }
 

@@ -217,7 +217,7 @@ fn rank_all(engine: &Engine, items: &[EvalItem], name: &str, mode: SearchMode) -
         mode,
         k: RANKED_CHUNKS,
         depth: base.depth.max(2 * RANKED_CHUNKS),
-        min_similarity: if mode == SearchMode::Vector { 0.0 } else { base.min_similarity },
+        min_similarity: if mode == SearchMode::Vector { f32::NEG_INFINITY } else { base.min_similarity },
         ..base
     };
     engine.search(&items[0].question, &opts, engine.as_of(None, None), 0)?;

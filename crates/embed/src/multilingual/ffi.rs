@@ -59,7 +59,10 @@ const PORTABLE: Kernel = Kernel {
 /// The fastest build this CPU runs.
 fn kernel() -> Kernel {
     #[cfg(e5_avx2)]
-    if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
+    if std::arch::is_x86_feature_detected!("avx2")
+        && std::arch::is_x86_feature_detected!("fma")
+        && std::arch::is_x86_feature_detected!("f16c")
+    {
         return Kernel {
             name: "avx2",
             load: avx2::e5_avx2_load,

@@ -68,6 +68,17 @@ fn a_hinglish_question_finds_the_english_leave_passage_first() {
     assert_eq!(order[0], LEAVE_EN, "{order:?}");
 }
 
+/// U+FDFA normalises to 18 code points; the vendored engine sized its
+/// buffer for 4 per byte and overflowed the heap on nine of them.
+#[test]
+fn a_text_that_normalises_to_many_code_points_is_embedded() {
+    let text = "\u{FDFA}".repeat(300);
+    for kind in [InputKind::Document, InputKind::Query] {
+        let v = model().embed(&[&text], kind).unwrap();
+        assert!((norm(&v[0]) - 1.0).abs() < 1e-3);
+    }
+}
+
 #[test]
 fn a_damaged_model_file_is_refused_before_the_engine_maps_it() {
     let tmp = tempfile::tempdir().unwrap();
