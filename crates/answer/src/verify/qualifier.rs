@@ -3,7 +3,7 @@
 //! ([`crate::question::qualifiers`]: "half", "first", "north-east"); the
 //! claim's own words do not count, since a small model echoes the
 //! question's ("The last paper is on 24 November", the first paper's date). "The hostel
-//! fee is Rs 14,000 [c]" for "What is the hostel fee for north-east
+//! fee is Rs 14,000 \[c\]" for "What is the hostel fee for north-east
 //! scholarship holders?" passes the support and numeric checks (every word
 //! and number is in the chunk) but answers another question: the 14,000
 //! sentence is about everyone. The retry note names the qualifier, so the
@@ -12,7 +12,7 @@
 //! A draft is judged whole: a sentence without the qualifier passes when
 //! another sentence of the draft that passes every other check cites a
 //! sentence saying it with its value ("North-east scholarship holders pay
-//! Rs 7,000 [a]. The hostel fee is Rs 14,000 [b]." gives the fee as
+//! Rs 7,000 \[a\]. The hostel fee is Rs 14,000 \[b\]." gives the fee as
 //! context). In a question of several clauses a qualifier binds only the
 //! claims about its own clause.
 //!
