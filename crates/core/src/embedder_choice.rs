@@ -1,4 +1,5 @@
-//! Which builtin model embeds a library. A library keeps the model it was
+//! The embedder identity a library is bound to, and which builtin model
+//! embeds it. A library keeps the model it was
 //! created with (its stored [`EmbedderId`]); a configured `auto` is decided
 //! once, when the library is created: multilingual-e5-small when the first
 //! files hold Devanagari text, all-MiniLM-L6-v2 otherwise.
@@ -7,6 +8,10 @@ use std::path::{Path, PathBuf};
 
 use almirah_embed::{BuiltinModel, EmbedderConfig, EmbedderId};
 use almirah_extract::FileKind;
+
+use crate::error::{Error, Result};
+use crate::read::check_identity;
+use crate::store::{self, Store, get_meta, meta_keys};
 
 /// Share of a text's letters that are Devanagari (U+0900-U+097F) above
 /// which a text counts as Hindi (or Marathi, Nepali): a bilingual circular
@@ -95,6 +100,47 @@ fn read_prefix(path: &Path) -> std::io::Result<Vec<u8>> {
     let mut out = Vec::new();
     std::fs::File::open(path)?.take(SAMPLE_BYTES as u64).read_to_end(&mut out)?;
     Ok(out)
+}
+
+/// Record the embedder identity on first write and return the vector index;
+/// refuse a different identity, unless the library holds no chunk (nothing
+/// to re-embed: it takes the new identity and a fresh vector index).
+///
+/// # Errors
+/// [`Error::EmbedderMismatch`]; storage errors.
+pub(crate) fn ensure_embedder(store: &Store, id: &EmbedderId) -> Result<u16> {
+    let id = id.clone();
+    store.write(move |mut wtxn, dbs| {
+        let stored = get_meta::<EmbedderId>(dbs, &wtxn, meta_keys::EMBEDDER)?;
+        let index: u16 = get_meta(dbs, &wtxn, meta_keys::VECTOR_INDEX)?.unwrap_or(0);
+        let index = match stored {
+            Some(stored) if stored == id => return Ok(index),
+            Some(stored) if !store::all_chunks(dbs, &wtxn)?.is_empty() => {
+                check_identity(&stored, &id)?;
+                return Ok(index);
+            }
+            Some(_) => index.wrapping_add(1),
+            None => 0,
+        };
+        let value = serde_json::to_value(&id).map_err(|e| Error::DataCorruption(e.to_string()))?;
+        dbs.meta.put(&mut wtxn, meta_keys::EMBEDDER, &value)?;
+        dbs.meta.put(&mut wtxn, meta_keys::VECTOR_INDEX, &index.into())?;
+        wtxn.commit()?;
+        Ok(index)
+    })
+}
+
+/// The identity the library's vectors were made with: `None` for a new
+/// library, and for one that holds no chunk (its identity binds nothing).
+///
+/// # Errors
+/// Storage errors.
+pub(crate) fn library_embedder(store: &Store) -> Result<Option<EmbedderId>> {
+    let rtxn = store.read_txn()?;
+    if store::all_chunks(store.dbs(), &rtxn)?.is_empty() {
+        return Ok(None);
+    }
+    get_meta(store.dbs(), &rtxn, meta_keys::EMBEDDER)
 }
 
 #[cfg(test)]

@@ -153,7 +153,7 @@ impl Engine {
             session_override: config.session_override,
         };
         let audience = Audience::new(config.audiences.clone());
-        let stored = library_embedder(&store)?;
+        let stored = crate::embedder_choice::library_embedder(&store)?;
         let embedder = LazyEmbedder::new(crate::embedder_choice::resolve(&config.embedder, stored.as_ref()));
         Ok(Self {
             store,
@@ -272,7 +272,10 @@ impl Engine {
         if !self.embedder.undecided() {
             return Ok(());
         }
-        let model = match library_embedder(&self.store)?.as_ref().and_then(almirah_embed::BuiltinModel::of_id) {
+        let model = match crate::embedder_choice::library_embedder(&self.store)?
+            .as_ref()
+            .and_then(almirah_embed::BuiltinModel::of_id)
+        {
             Some(model) => model,
             None => match crate::embedder_choice::for_new_library(roots) {
                 Some(model) => model,
@@ -508,47 +511,6 @@ impl Engine {
     pub fn dump(&self) -> Result<store::dump::Dump> {
         store::dump::dump(&self.store)
     }
-}
-
-/// Record the embedder identity on first write and return the vector index;
-/// refuse a different identity, unless the library holds no chunk (nothing
-/// to re-embed: it takes the new identity and a fresh vector index).
-///
-/// # Errors
-/// [`Error::EmbedderMismatch`]; storage errors.
-pub(crate) fn ensure_embedder(store: &Store, id: &EmbedderId) -> Result<u16> {
-    let id = id.clone();
-    store.write(move |mut wtxn, dbs| {
-        let stored = get_meta::<EmbedderId>(dbs, &wtxn, meta_keys::EMBEDDER)?;
-        let index: u16 = get_meta(dbs, &wtxn, meta_keys::VECTOR_INDEX)?.unwrap_or(0);
-        let index = match stored {
-            Some(stored) if stored == id => return Ok(index),
-            Some(stored) if !store::all_chunks(dbs, &wtxn)?.is_empty() => {
-                check_identity(&stored, &id)?;
-                return Ok(index);
-            }
-            Some(_) => index.wrapping_add(1),
-            None => 0,
-        };
-        let value = serde_json::to_value(&id).map_err(|e| Error::DataCorruption(e.to_string()))?;
-        dbs.meta.put(&mut wtxn, meta_keys::EMBEDDER, &value)?;
-        dbs.meta.put(&mut wtxn, meta_keys::VECTOR_INDEX, &index.into())?;
-        wtxn.commit()?;
-        Ok(index)
-    })
-}
-
-/// The identity the library's vectors were made with: `None` for a new
-/// library, and for one that holds no chunk (its identity binds nothing).
-///
-/// # Errors
-/// Storage errors.
-fn library_embedder(store: &Store) -> Result<Option<EmbedderId>> {
-    let rtxn = store.read_txn()?;
-    if store::all_chunks(store.dbs(), &rtxn)?.is_empty() {
-        return Ok(None);
-    }
-    get_meta(store.dbs(), &rtxn, meta_keys::EMBEDDER)
 }
 
 fn canonical_roots(roots: &[PathBuf]) -> Result<Vec<PathBuf>> {

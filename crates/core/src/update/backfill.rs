@@ -91,7 +91,7 @@ pub fn backfill_up_to(
         return Ok(report);
     }
     let id = embedder.resolve_id()?;
-    let index = crate::engine::ensure_embedder(store, &id)?;
+    let index = crate::embedder_choice::ensure_embedder(store, &id)?;
     let job = Job { store, embedder, fingerprint: id.fingerprint(), index, dims: id.dimensions };
     progress.on_event(ProgressEvent::Embedding { done: 0, total });
     let mut taken = 0;

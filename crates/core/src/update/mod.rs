@@ -393,7 +393,7 @@ fn write_context(
     roots: &[PathBuf],
 ) -> Result<write::WriteContext> {
     let id = embedder.resolve_id()?;
-    let vector_index = crate::engine::ensure_embedder(store, &id)?;
+    let vector_index = crate::embedder_choice::ensure_embedder(store, &id)?;
     Ok(write::WriteContext {
         dimensions: id.dimensions,
         vector_index,
