@@ -72,6 +72,11 @@ pub struct IngestResult {
     /// Almirah's end-to-end query latency (embed the query, hybrid search,
     /// the gate) on the built-in library, for the same questions, ms.
     pub query: Option<crate::report::LatencyStats>,
+    /// Embedding the query alone, per question, ms.
+    pub query_embedding: Option<crate::report::LatencyStats>,
+    /// The rest of the query (end-to-end minus the same question's
+    /// embedding time: BM25, vectors, RRF, the gate), ms.
+    pub query_without_embedding: Option<crate::report::LatencyStats>,
 }
 
 /// Prints a line to stderr every `every` files.
@@ -216,7 +221,8 @@ pub fn run(opts: &Options) -> Result<IngestResult> {
     let multilingual_vector_ratio =
         multilingual.as_ref().map(|m| m.vector_chunks_per_s / builtin.vector_chunks_per_s.max(1e-9));
     let questions = handbook_questions(opts.quick);
-    let query = Some(query_latency(&engine, &questions)?);
+    let (query, embedding, rest) = query_latency(&engine, &questions)?;
+    let (query, query_embedding, query_without_embedding) = (Some(query), Some(embedding), Some(rest));
     let reference = match crate::python::python() {
         Some(py) => {
             eprintln!("part 1: the Python reference pipeline on the same {files_in_copy} files");
@@ -240,6 +246,8 @@ pub fn run(opts: &Options) -> Result<IngestResult> {
         multilingual_vector_ratio,
         reference,
         query,
+        query_embedding,
+        query_without_embedding,
     })
 }
 
@@ -259,18 +267,31 @@ fn handbook_questions(quick: bool) -> Vec<String> {
 }
 
 /// Per question: embed it, hybrid search, the gate (what `ask` does before
-/// drafting), after one untimed warm-up.
-fn query_latency(engine: &almirah_core::Engine, questions: &[String]) -> Result<crate::report::LatencyStats> {
+/// drafting), after one untimed warm-up; then the same question's embedding
+/// alone, so the rest of the query can be reported beside it. Returns
+/// (end-to-end, embedding, end-to-end minus embedding).
+fn query_latency(
+    engine: &almirah_core::Engine,
+    questions: &[String],
+) -> Result<(crate::report::LatencyStats, crate::report::LatencyStats, crate::report::LatencyStats)> {
     let opts = almirah_core::SearchOptions::default();
     let as_of = engine.as_of(None, None);
     if let Some(q) = questions.first() {
         engine.search(q, &opts, as_of, 3)?;
     }
-    let mut times = Vec::with_capacity(questions.len());
+    let embedder = engine.embedder()?;
+    let (mut times, mut embeds, mut rest) = (Vec::new(), Vec::new(), Vec::new());
     for q in questions {
         let started = Instant::now();
         engine.search(q, &opts, as_of, 3)?;
-        times.push(started.elapsed().as_secs_f64() * 1000.0);
+        let total = started.elapsed().as_secs_f64() * 1000.0;
+        let started = Instant::now();
+        embedder.embed(&[q.as_str()], almirah_core::embed::InputKind::Query)?;
+        let embed = started.elapsed().as_secs_f64() * 1000.0;
+        times.push(total);
+        embeds.push(embed);
+        rest.push((total - embed).max(0.0));
     }
-    Ok(crate::report::LatencyStats::from_ms(times))
+    use crate::report::LatencyStats;
+    Ok((LatencyStats::from_ms(times), LatencyStats::from_ms(embeds), LatencyStats::from_ms(rest)))
 }

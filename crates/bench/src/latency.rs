@@ -77,19 +77,16 @@ pub struct LatencyResult {
     pub k: usize,
     /// Candidates per ranker.
     pub depth: usize,
-    /// Exact-scan threshold.
-    pub exact_threshold: u64,
-    /// arroy `search_k` factor.
-    pub search_k_factor: usize,
+    /// Exact f32 scan at or below this many candidates.
+    pub exact_max: u64,
+    /// Binary first pass at or above this many candidates.
+    pub binary_min: u64,
     /// Per library.
     pub libraries: Vec<LibraryLatency>,
 }
 
 fn strategy_label(s: VectorStrategy) -> String {
-    match s {
-        VectorStrategy::Exact => "exact scan".into(),
-        VectorStrategy::Arroy { search_k } => format!("arroy search_k={search_k}"),
-    }
+    crate::vectors::strategy_text(s)
 }
 
 fn time_mode(engine: &Engine, queries: &[String], mode: SearchMode, base: &SearchOptions) -> Result<ModeLatency> {
@@ -181,8 +178,8 @@ pub fn run(opts: &Options) -> Result<LatencyResult> {
         batch_max_chunks: params.batch_max_chunks,
         k: base.k,
         depth: base.depth,
-        exact_threshold: base.vector.exact_threshold,
-        search_k_factor: base.vector.search_k_factor,
+        exact_max: base.vector.exact_max,
+        binary_min: base.vector.binary_min,
         libraries,
     })
 }

@@ -11,6 +11,7 @@ mod multihop;
 mod python;
 mod report;
 mod synth;
+mod vector_store;
 mod vectors;
 mod watch;
 

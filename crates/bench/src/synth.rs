@@ -133,6 +133,7 @@ pub fn normal(rng: &mut StdRng) -> f32 {
 }
 
 /// Row-major `n × DIMS` unit vectors.
+#[derive(Clone)]
 pub struct Vectors {
     /// The floats, row after row.
     pub data: Vec<f32>,
@@ -144,6 +145,12 @@ impl Vectors {
     /// Row `i`.
     pub fn row(&self, i: usize) -> &[f32] {
         &self.data[i * DIMS..(i + 1) * DIMS]
+    }
+
+    /// The first `n` rows (all of them when there are fewer).
+    pub fn head(&self, n: usize) -> Self {
+        let n = n.min(self.n);
+        Self { data: self.data[..n * DIMS].to_vec(), n }
     }
 }
 

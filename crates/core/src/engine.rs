@@ -294,7 +294,7 @@ impl Engine {
     /// # Errors
     /// See [`update::backfill::backfill`].
     pub fn backfill(&self, progress: &dyn Progress, cancel: &AtomicBool) -> Result<update::backfill::BackfillReport> {
-        update::backfill::backfill(&self.store, self.embedder()?, &self.index_params(), progress, cancel)
+        update::backfill::backfill(&self.store, self.embedder()?, progress, cancel)
     }
 
     /// Bring the paths in `hints` up to date within `roots` (the watcher's
@@ -342,7 +342,7 @@ impl Engine {
         progress: &dyn Progress,
         cancel: &AtomicBool,
     ) -> Result<update::backfill::BackfillReport> {
-        update::backfill::backfill_up_to(&self.store, self.embedder()?, &self.index_params(), progress, cancel, limit)
+        update::backfill::backfill_up_to(&self.store, self.embedder()?, progress, cancel, limit)
     }
 
     /// Drop a folder from the library: every document recorded at or below
@@ -353,7 +353,7 @@ impl Engine {
     /// Storage errors.
     pub fn remove_folder(&self, folder: &Path) -> Result<IngestReport> {
         let folder = folder.canonicalize().unwrap_or_else(|_| std::path::absolute(folder).unwrap_or(folder.into()));
-        let report = update::remove_folder(&self.store, &self.index_params(), &folder)?;
+        let report = update::remove_folder(&self.store, &folder)?;
         forget_root(&self.store, &folder)?;
         Ok(report)
     }

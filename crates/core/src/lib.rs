@@ -20,6 +20,7 @@ pub mod status;
 pub mod store;
 pub mod text;
 pub mod update;
+pub mod vectors;
 pub mod watch;
 
 pub use engine::{Engine, EngineConfig, FileProblem, FolderCounts, LibraryStatus};

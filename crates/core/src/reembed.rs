@@ -1,10 +1,9 @@
 //! `almirah reindex --re-embed`: rebuild every vector with the configured
-//! embedder into a fresh arroy index, in batches, and switch the library over
+//! embedder into a fresh vector index (its own blocks, [`crate::vectors`]), in batches, and switch the library over
 //! in one final transaction. Until then searches keep the old identity (and
 //! refuse a mismatched embedder); a kill leaves the old index in use.
 
 use almirah_embed::{Embedder, InputKind};
-use rand::SeedableRng;
 use serde::Serialize;
 
 use crate::error::{Error, Result};
@@ -20,7 +19,7 @@ pub struct ReembedReport {
     pub chunks: u64,
     /// Vectors taken from the cache.
     pub cache_hits: u64,
-    /// The arroy index now in use.
+    /// The vector index now in use.
     pub vector_index: u16,
 }
 
@@ -44,7 +43,7 @@ pub fn re_embed(
     let dims = embedder.id().dimensions;
     let fingerprint = embedder.id().fingerprint();
     store.write(move |mut wtxn, dbs| {
-        arroy::Writer::<arroy::distances::Cosine>::new(dbs.vectors, new_index, dims).clear(&mut wtxn)?;
+        crate::vectors::clear(&mut wtxn, dbs.vector_codes, new_index)?;
         Ok(wtxn.commit()?)
     })?;
     progress.on_event(ProgressEvent::Planned { total: ids.len(), deleted: 0 });
@@ -74,19 +73,20 @@ pub fn re_embed(
             items.push((id, v));
         }
         store.write(move |mut wtxn, dbs| {
-            let writer = arroy::Writer::<arroy::distances::Cosine>::new(dbs.vectors, new_index, dims);
             for (key, v) in &fresh {
                 dbs.embed_cache.put(&mut wtxn, key, &vector_to_bytes(v))?;
             }
+            let mut codes = crate::vectors::CodeDelta::default();
             for (id, v) in &items {
-                writer.add_item(&mut wtxn, id.get(), v)?;
+                codes.put(*id, v);
             }
+            codes.apply(&mut wtxn, dbs.vector_codes, new_index, crate::vectors::CodeLayout { dims })?;
             Ok(wtxn.commit()?)
         })?;
         report.chunks += group.len() as u64;
         progress.on_event(ProgressEvent::Committed { files: 0, chunks: group.len() });
     }
-    switch_over(store, embedder.id().clone(), params.arroy_build_min, (old_index, new_index), ids)?;
+    switch_over(store, embedder.id().clone(), (old_index, new_index), ids)?;
     Ok(report)
 }
 
@@ -131,13 +131,12 @@ pub(crate) fn chunk_texts(store: &Store, ids: &[ChunkId]) -> Result<Vec<String>>
     Ok(texts)
 }
 
-/// One transaction: build the new index's trees, retire the old index,
+/// One transaction: retire the old index's blocks,
 /// record the new identity, and take the re-embedded chunks out of the
 /// embedding queue (chunks written since stay in it).
 fn switch_over(
     store: &Store,
     id: almirah_embed::EmbedderId,
-    arroy_build_min: usize,
     (old_index, new_index): (u16, u16),
     embedded: Vec<ChunkId>,
 ) -> Result<()> {
@@ -147,14 +146,7 @@ fn switch_over(
             queue.remove(*id);
         }
         crate::store::put_pending_vectors(dbs, &mut wtxn, &queue)?;
-        if all_chunks(dbs, &wtxn)?.len() as usize >= arroy_build_min {
-            let writer = arroy::Writer::<arroy::distances::Cosine>::new(dbs.vectors, new_index, id.dimensions);
-            let mut rng = rand::rngs::StdRng::seed_from_u64(crate::update::ARROY_SEED);
-            writer.builder(&mut rng).build(&mut wtxn)?;
-        }
-        let old_dims =
-            get_meta::<almirah_embed::EmbedderId>(dbs, &wtxn, meta_keys::EMBEDDER)?.map_or(1, |e| e.dimensions);
-        arroy::Writer::<arroy::distances::Cosine>::new(dbs.vectors, old_index, old_dims).clear(&mut wtxn)?;
+        crate::vectors::clear(&mut wtxn, dbs.vector_codes, old_index)?;
         let value = serde_json::to_value(&id).map_err(|e| Error::DataCorruption(e.to_string()))?;
         dbs.meta.put(&mut wtxn, meta_keys::EMBEDDER, &value)?;
         dbs.meta.put(&mut wtxn, meta_keys::VECTOR_INDEX, &new_index.into())?;

@@ -35,7 +35,9 @@ fn no_product_code_opens_a_write_transaction_outside_the_writer() {
         sources(&root.join(dir), &mut files);
     }
     assert!(files.len() > 50, "sources found: {}", files.len());
-    let allowed = ["store/writer.rs", "store/mod.rs"];
+    // The vector blocks' own test and the benchmark write in LMDB environments
+    // of their own, not a library's.
+    let allowed = ["store/writer.rs", "store/mod.rs", "vectors/tests.rs", "bench/src/vector_store.rs"];
     let mut offenders = Vec::new();
     for file in &files {
         let text = std::fs::read_to_string(file).unwrap();

@@ -44,19 +44,13 @@ pub struct SearchOptions {
     /// Vector-only hits below this cosine similarity are dropped (default
     /// 0.25, on all-MiniLM-L6-v2's scale; mapped for other builtin embedders).
     pub min_similarity: f32,
-    /// Exact-scan versus arroy settings.
+    /// The vector search plan: exact, quantised (int8 or binary) or arroy.
     pub vector: VectorParams,
 }
 
 impl Default for SearchOptions {
     fn default() -> Self {
-        Self {
-            mode: SearchMode::Hybrid,
-            k: 10,
-            depth: 50,
-            min_similarity: 0.25,
-            vector: VectorParams { exact_threshold: 20_000, search_k_factor: 20 },
-        }
+        Self { mode: SearchMode::Hybrid, k: 10, depth: 50, min_similarity: 0.25, vector: VectorParams::default() }
     }
 }
 
@@ -155,7 +149,7 @@ pub fn search(
         SearchMode::Bm25 => (Vec::new(), VectorStrategy::Exact),
         _ => {
             let qv = embed_query(embedder, query)?;
-            vector::search(dbs, rtxn, vector_index, &qv, candidates, opts.depth, opts.vector)?
+            vector::search(dbs.vector_dbs(), rtxn, vector_index, &qv, candidates, opts.depth, opts.vector)?
         }
     };
     let keyword_ids: Vec<ChunkId> = keyword.iter().map(|h| h.0).collect();

@@ -28,7 +28,7 @@ use crate::error::{Error, Result};
 use crate::ids::{ChunkId, ChunkSet, DocId, IdCodec, IdSetCodec};
 
 /// On-disk format version. Bump it with an upgrade step for every layout change.
-pub const FORMAT_VERSION: u32 = 8;
+pub const FORMAT_VERSION: u32 = 9;
 /// Version of the BM25 tokenizer; a change forces a keyword-index rebuild.
 pub const TOKENIZER_VERSION: u32 = 1;
 
@@ -122,6 +122,17 @@ pub struct Databases {
     /// writer in every transaction that changes a gate record, so the first
     /// gate after a commit decodes it instead of resolving references.
     pub gate_state: heed::Database<'static, Str, Bytes>,
+    /// The vector codes (since format v9): binary and int8 codes of every
+    /// f32 item in [`Databases::vectors`], in blocks laid out for scanning
+    /// ([`crate::vectors`]), written in the same transaction as the items.
+    pub vector_codes: crate::vectors::CodeDb,
+}
+
+impl Databases {
+    /// The vector stores a vector search reads.
+    pub fn vector_dbs(&self) -> crate::search::vector::VectorDbs {
+        crate::search::vector::VectorDbs { items: self.vectors, codes: self.vector_codes }
+    }
 }
 
 /// Key of [`Databases::vector_queue`] holding the chunks waiting for a vector.
@@ -158,7 +169,7 @@ pub struct Store {
     path: PathBuf,
 }
 
-const DB_NAMES: [&str; 22] = [
+const DB_NAMES: [&str; 23] = [
     "meta",
     "files",
     "documents",
@@ -181,6 +192,7 @@ const DB_NAMES: [&str; 22] = [
     "gate-docs",
     "gate-failed",
     "gate-state",
+    "vector-codes",
 ];
 
 impl Store {
@@ -215,7 +227,7 @@ impl Store {
                 for name in DB_NAMES {
                     dbs.push(opener.create_database::<Bytes, Bytes>(wtxn, Some(name))?);
                 }
-                let array: [_; 22] = dbs.try_into().map_err(|_| Error::DataCorruption("database count".into()))?;
+                let array: [_; 23] = dbs.try_into().map_err(|_| Error::DataCorruption("database count".into()))?;
                 Ok(CommitOrAbort::<_, ()>::Commit(array))
             })?
             .unwrap_commit();
@@ -242,6 +254,7 @@ impl Store {
             gate_docs: raw[19].remap_types(),
             gate_failed: raw[20].remap_types(),
             gate_state: raw[21].remap_types(),
+            vector_codes: raw[22].remap_types(),
         })
     }
 

@@ -13,17 +13,13 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use almirah_embed::{EmbedError, Embedder, InputKind};
-use rand::SeedableRng;
 use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::failpoint;
 use crate::ids::{ChunkId, ChunkSet};
 use crate::progress::{Progress, ProgressEvent};
-use crate::store::{
-    Store, all_chunks, cache_key, pending_vectors, put_pending_vectors, vector_from_bytes, vector_to_bytes,
-};
-use crate::update::IndexParams;
+use crate::store::{Store, cache_key, pending_vectors, put_pending_vectors, vector_from_bytes, vector_to_bytes};
 
 /// Chunks embedded per backfill transaction (about 1-2 s of MiniLM work on
 /// two cores).
@@ -63,24 +59,21 @@ pub fn pending(store: &Store) -> Result<ChunkSet> {
 pub fn backfill(
     store: &Store,
     embedder: &dyn Embedder,
-    params: &IndexParams,
     progress: &dyn Progress,
     cancel: &AtomicBool,
 ) -> Result<BackfillReport> {
-    backfill_up_to(store, embedder, params, progress, cancel, usize::MAX)
+    backfill_up_to(store, embedder, progress, cancel, usize::MAX)
 }
 
 /// Embed at most `limit` queued chunks (whole batches of at most
 /// `limit`), oldest first: a watcher's slice of background work between
 /// its first-phase batches, so new files never wait for the backfill.
-/// Trees are built only when the queue is empty.
 ///
 /// # Errors
 /// As [`backfill`].
 pub fn backfill_up_to(
     store: &Store,
     embedder: &dyn Embedder,
-    params: &IndexParams,
     progress: &dyn Progress,
     cancel: &AtomicBool,
     limit: usize,
@@ -108,9 +101,6 @@ pub fn backfill_up_to(
         progress.on_event(ProgressEvent::Embedding { done: report.chunks.min(total), total });
     }
     report.pending = pending(store)?.len();
-    if report.pending == 0 {
-        job.build_trees(params)?;
-    }
     Ok(report)
 }
 
@@ -185,14 +175,15 @@ impl Job<'_> {
         let (index, dims) = (self.index, self.dims);
         self.store.write(move |mut wtxn, dbs| {
             let mut queue = pending_vectors(dbs, &wtxn)?;
-            let writer = arroy::Writer::<arroy::distances::Cosine>::new(dbs.vectors, index, dims);
+            let mut codes = crate::vectors::CodeDelta::default();
             let mut added = 0;
             for (id, vector) in &assigned {
                 if queue.remove(*id) {
-                    writer.add_item(&mut wtxn, id.get(), vector)?;
+                    codes.put(*id, vector);
                     added += 1;
                 }
             }
+            codes.apply(&mut wtxn, dbs.vector_codes, index, crate::vectors::CodeLayout { dims })?;
             for (key, vector) in &fresh {
                 dbs.embed_cache.put(&mut wtxn, key, &vector_to_bytes(vector))?;
             }
@@ -200,21 +191,6 @@ impl Job<'_> {
             failpoint::hit("backfill-before-commit");
             wtxn.commit()?;
             Ok(added)
-        })
-    }
-
-    /// Build arroy's trees once the backfill is done, when the library is
-    /// large enough for search to read them.
-    fn build_trees(&self, params: &IndexParams) -> Result<()> {
-        let (index, dims, min) = (self.index, self.dims, params.arroy_build_min);
-        self.store.write(move |mut wtxn, dbs| {
-            if (all_chunks(dbs, &wtxn)?.len() as usize) < min {
-                return Ok(());
-            }
-            let writer = arroy::Writer::<arroy::distances::Cosine>::new(dbs.vectors, index, dims);
-            let mut rng = rand::rngs::StdRng::seed_from_u64(super::write::ARROY_SEED);
-            writer.builder(&mut rng).build(&mut wtxn)?;
-            Ok(wtxn.commit()?)
         })
     }
 }

@@ -8,7 +8,7 @@ use std::path::Path;
 use almirah_embed::EmbedderId;
 
 use super::write::{self, WriteContext};
-use super::{FileOutcome, IndexParams, IngestReport, scan};
+use super::{FileOutcome, IngestReport, scan};
 use crate::error::Result;
 use crate::store::{Store, get_meta, meta_keys};
 
@@ -19,8 +19,8 @@ const FILES_PER_BATCH: usize = 200;
 /// longer exist on disk).
 ///
 /// # Errors
-/// LMDB and arroy errors; batches committed before an error stay committed.
-pub fn remove_folder(store: &Store, params: &IndexParams, folder: &Path) -> Result<IngestReport> {
+/// LMDB errors; batches committed before an error stay committed.
+pub fn remove_folder(store: &Store, folder: &Path) -> Result<IngestReport> {
     let started = std::time::Instant::now();
     let (records, identity, vector_index) = {
         let rtxn = store.read_txn()?;
@@ -34,12 +34,7 @@ pub fn remove_folder(store: &Store, params: &IndexParams, folder: &Path) -> Resu
     let Some(identity) = identity.filter(|_| !records.is_empty()) else {
         return Ok(report);
     };
-    let ctx = WriteContext {
-        dimensions: identity.dimensions,
-        vector_index,
-        arroy_build_min: params.arroy_build_min,
-        folders: Vec::new(),
-    };
+    let ctx = WriteContext { dimensions: identity.dimensions, vector_index, folders: Vec::new() };
     for batch in records.chunks(FILES_PER_BATCH) {
         let outcome = write::write_batch(store, &ctx, Vec::new(), batch.to_vec())?;
         report.chunks_removed += outcome.chunks_removed;

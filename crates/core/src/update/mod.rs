@@ -31,7 +31,6 @@ pub use forget::remove_folder;
 pub use ocr_summary::OcrSummary;
 pub use prepare::{Counters, Prepared};
 pub use targeted::Hint;
-pub(crate) use write::ARROY_SEED;
 pub use write::slug;
 
 use crate::error::{Error, Result};
@@ -49,10 +48,6 @@ pub struct IndexParams {
     pub batch_max_chunks: usize,
     /// Commit after this much work, in ms (default 2000).
     pub batch_max_ms: u64,
-    /// Build arroy trees once the library holds this many chunks (default
-    /// 20,000, the default exact-scan threshold of search: below it trees are
-    /// never read, and rebuilding them on every batch dominated write latency).
-    pub arroy_build_min: usize,
     /// Per-folder settings (versioning, date order, audience); folders not
     /// listed get the defaults.
     pub folders: Vec<crate::freshness::FolderSettings>,
@@ -71,7 +66,6 @@ impl Default for IndexParams {
             chunking: ChunkOptions::default(),
             batch_max_chunks: 500,
             batch_max_ms: 2000,
-            arroy_build_min: 20_000,
             folders: Vec::new(),
             ocr: almirah_extract::ocr::OcrOptions::default(),
             wait_for_vectors: true,
@@ -245,7 +239,7 @@ fn execute(job: &Job<'_>, plan: &scan::Plan, files_seen: usize, started: Instant
     run_pipeline(store, embedder, params, roots, plan, &counters, progress, cancel, &mut report)?;
     report.searchable_ms = started.elapsed().as_millis() as u64;
     if params.wait_for_vectors {
-        let filled = backfill::backfill(store, embedder, params, progress, cancel)?;
+        let filled = backfill::backfill(store, embedder, progress, cancel)?;
         counters.embed_calls.fetch_add(filled.embed_calls, Ordering::Relaxed);
         counters.embedded_texts.fetch_add(filled.embedded_texts, Ordering::Relaxed);
         counters.cache_hits.fetch_add(filled.cache_hits, Ordering::Relaxed);
@@ -394,12 +388,7 @@ fn write_context(
 ) -> Result<write::WriteContext> {
     let id = embedder.resolve_id()?;
     let vector_index = crate::embedder_choice::ensure_embedder(store, &id)?;
-    Ok(write::WriteContext {
-        dimensions: id.dimensions,
-        vector_index,
-        arroy_build_min: params.arroy_build_min,
-        folders: folder_settings(params, roots),
-    })
+    Ok(write::WriteContext { dimensions: id.dimensions, vector_index, folders: folder_settings(params, roots) })
 }
 
 #[allow(clippy::too_many_arguments)]

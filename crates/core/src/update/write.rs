@@ -1,13 +1,13 @@
 //! The single writer: applies one batch of prepared files in one `RwTxn`
 //! (ARCHITECTURE §3). Old chunks of changed or deleted documents leave every
-//! database, new ones enter, arroy is updated, then the batch commits. A kill
+//! database, new ones enter with their vectors' blocks
+//! ([`crate::vectors`]), then the batch commits. A kill
 //! at any point leaves the previous commit intact.
 
 use std::collections::BTreeSet;
 
 use almirah_extract::ChunkDraft;
 use heed::RwTxn;
-use rand::SeedableRng;
 
 use super::delta::BitmapDelta;
 use super::prepare::Prepared;
@@ -21,18 +21,13 @@ use crate::store::{
 };
 use crate::text::Tokenizer;
 
-/// Fixed seed for arroy's tree building, so builds are reproducible.
-pub(crate) const ARROY_SEED: u64 = 0xA1_31_4A;
-
 /// What the writer needs to know besides the items.
 #[derive(Debug, Clone)]
 pub struct WriteContext {
     /// Vector dimensions.
     pub dimensions: usize,
-    /// arroy index in use.
+    /// Vector index in use (the key prefix of its blocks).
     pub vector_index: u16,
-    /// Build arroy trees once the library holds at least this many chunks.
-    pub arroy_build_min: usize,
     /// Settings of the folders being indexed.
     pub folders: Vec<crate::freshness::FolderSettings>,
 }
@@ -56,7 +51,8 @@ struct Batch<'t> {
     folders: Vec<crate::freshness::FolderSettings>,
     /// Context title of the document being inserted.
     title: String,
-    arroy: arroy::Writer<arroy::distances::Cosine>,
+    /// The codes of the vectors written or removed ([`crate::vectors`]).
+    codes: crate::vectors::CodeDelta,
     /// Chunks entering or leaving the embedding queue.
     queue: BitmapDelta,
     /// Documents and file paths whose gate records this batch may change;
@@ -70,7 +66,8 @@ struct Batch<'t> {
 /// the library's writer thread.
 ///
 /// # Errors
-/// LMDB and arroy errors; the transaction is then aborted and nothing changes.
+/// LMDB errors and corrupt vector blocks; the transaction is then aborted
+/// and nothing changes.
 pub fn write_batch(
     store: &Store,
     ctx: &WriteContext,
@@ -79,7 +76,6 @@ pub fn write_batch(
 ) -> Result<BatchOutcome> {
     let ctx = ctx.clone();
     store.write(move |wtxn, dbs| {
-        let arroy = arroy::Writer::new(dbs.vectors, ctx.vector_index, ctx.dimensions);
         let mut batch = Batch {
             wtxn,
             dbs: *dbs,
@@ -89,7 +85,7 @@ pub fn write_batch(
             tokenizer: Tokenizer::default(),
             folders: ctx.folders.clone(),
             title: String::new(),
-            arroy,
+            codes: crate::vectors::CodeDelta::default(),
             queue: BitmapDelta::default(),
             gate_docs: BTreeSet::new(),
             gate_files: BTreeSet::new(),
@@ -232,7 +228,7 @@ impl Batch<'_> {
             self.facets.add(&facet, id);
         }
         match vector {
-            Some(v) => self.arroy.add_item(&mut self.wtxn, id.get(), v)?,
+            Some(v) => self.codes.put(id, v),
             None => self.queue.add(VECTOR_QUEUE_PENDING, id),
         }
         self.outcome.chunks_added += 1;
@@ -257,7 +253,7 @@ impl Batch<'_> {
             for facet in [FACET_ALL.to_string(), crate::store::doc_facet(doc.id), format!("kind:{}", doc.kind.name())] {
                 self.facets.remove(&facet, id);
             }
-            self.arroy.del_item(&mut self.wtxn, id.get())?;
+            self.codes.remove(id);
             self.queue.remove(VECTOR_QUEUE_PENDING, id);
             self.outcome.chunks_removed += 1;
         }
@@ -371,11 +367,9 @@ impl Batch<'_> {
         let total: i64 = get_meta::<i64>(&self.dbs, &self.wtxn, meta_keys::BM25_TOTAL_LEN)?.unwrap_or(0);
         self.dbs.meta.put(&mut self.wtxn, meta_keys::BM25_TOTAL_LEN, &(total + self.total_len).max(0).into())?;
         failpoint::hit("vector-update");
-        let items = crate::store::all_chunks(&self.dbs, &self.wtxn)?.len();
-        if items as usize >= ctx.arroy_build_min {
-            let mut rng = rand::rngs::StdRng::seed_from_u64(ARROY_SEED);
-            self.arroy.builder(&mut rng).build(&mut self.wtxn)?;
-        }
+        let codes = std::mem::take(&mut self.codes);
+        let layout = crate::vectors::CodeLayout { dims: ctx.dimensions };
+        codes.apply(&mut self.wtxn, self.dbs.vector_codes, ctx.vector_index, layout)?;
         failpoint::hit("before-commit");
         self.wtxn.commit()?;
         failpoint::hit("after-commit");

@@ -12,6 +12,7 @@ mod v4_to_v5;
 mod v5_to_v6;
 mod v6_to_v7;
 mod v7_to_v8;
+mod v8_to_v9;
 
 use heed::RwTxn;
 
@@ -39,6 +40,7 @@ pub(crate) const STEPS: &[Step] = &[
         from: 6, name: "v6 → v7: the gate's records and failed-files set, kept by the writer", run: v6_to_v7::run
     },
     Step { from: 7, name: "v7 → v8: the gate state, kept built by the writer", run: v7_to_v8::run },
+    Step { from: 8, name: "v8 → v9: vector codes laid out for scanning", run: v8_to_v9::run },
 ];
 
 /// Run every step from `found` up to [`FORMAT_VERSION`] and stamp the new
