@@ -72,6 +72,10 @@ pub struct IngestResult {
     /// Almirah's end-to-end query latency (embed the query, hybrid search,
     /// the gate) on the built-in library, for the same questions, ms.
     pub query: Option<crate::report::LatencyStats>,
+    /// CPU seconds (user + system, this process and its extractor
+    /// children) to index a 1 MB file of one repeated line with the hash
+    /// embedder: the indexer's own cost, embedding excluded.
+    pub repeated_line_cpu_s: Option<f64>,
     /// Embedding the query alone, per question, ms.
     pub query_embedding: Option<crate::report::LatencyStats>,
     /// The rest of the query (end-to-end minus the same question's
@@ -221,6 +225,7 @@ pub fn run(opts: &Options) -> Result<IngestResult> {
     let multilingual_vector_ratio =
         multilingual.as_ref().map(|m| m.vector_chunks_per_s / builtin.vector_chunks_per_s.max(1e-9));
     let questions = handbook_questions(opts.quick);
+    let repeated_line_cpu_s = repeated_line_cpu(opts).map_err(|e| eprintln!("part 1: repeated-line file: {e:#}")).ok();
     let (query, embedding, rest) = query_latency(&engine, &questions)?;
     let (query, query_embedding, query_without_embedding) = (Some(query), Some(embedding), Some(rest));
     let reference = match crate::python::python() {
@@ -248,6 +253,7 @@ pub fn run(opts: &Options) -> Result<IngestResult> {
         query,
         query_embedding,
         query_without_embedding,
+        repeated_line_cpu_s,
     })
 }
 
@@ -294,4 +300,82 @@ fn query_latency(
     }
     use crate::report::LatencyStats;
     Ok((LatencyStats::from_ms(times), LatencyStats::from_ms(embeds), LatencyStats::from_ms(rest)))
+}
+
+/// Index a 1 MB file of one repeated line (every chunk the same text) into
+/// a fresh library with the hash embedder and return the CPU seconds it
+/// took (issue 42: the indexer's cost must not grow with repetition).
+fn repeated_line_cpu(opts: &Options) -> Result<f64> {
+    let work = opts.tempdir("repeated")?;
+    let docs = work.path().join("docs");
+    std::fs::create_dir_all(&docs)?;
+    let line = "The hostel fee waiver applies to students of the 2026-27 session only.\n";
+    std::fs::write(docs.join("repeated.txt"), line.repeat(1_000_000 / line.len()))?;
+    let before = cpu_seconds()?;
+    let (run, _engine) = index_folder(
+        &docs,
+        &work.path().join("lib"),
+        EmbedderConfig::Hash { dimensions: 384 },
+        IndexParams::default(),
+        "repeated-line",
+    )?;
+    let cpu = cpu_seconds()? - before;
+    eprintln!("part 1: 1 MB repeated-line file: {} chunks, {cpu:.2} CPU-s", run.chunks);
+    Ok(cpu)
+}
+
+/// CPU time of this process and its waited-for children, s (Linux
+/// `/proc/self/stat` fields 14-17, utime stime cutime cstime, in clock
+/// ticks of 1/100 s, the value of `_SC_CLK_TCK` on Linux).
+fn cpu_seconds() -> Result<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").context("reading /proc/self/stat")?;
+    let after = stat.rsplit_once(") ").map(|(_, rest)| rest).context("parsing /proc/self/stat")?;
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    let ticks: u64 = fields.get(11..15).context("short /proc/self/stat")?.iter().map(|f| f.parse::<u64>().unwrap_or(0)).sum();
+    Ok(ticks as f64 / 100.0)
+}
+
+/// The handbook questions on an existing library (`--library`).
+#[derive(Debug, Clone, Serialize)]
+pub struct LibraryQueries {
+    /// The library folder.
+    pub library: String,
+    /// Chunks in it.
+    pub chunks: u64,
+    /// Its LMDB file, bytes.
+    pub disk_bytes: u64,
+    /// End-to-end query (embed, hybrid search, gate), ms.
+    pub query: crate::report::LatencyStats,
+    /// Embedding the query alone, ms.
+    pub embedding: crate::report::LatencyStats,
+    /// End-to-end minus the same question's embedding, ms.
+    pub without_embedding: crate::report::LatencyStats,
+}
+
+/// Open the library at `dir` with its own embedder and time the handbook
+/// questions on it.
+///
+/// # Errors
+/// The library does not open; search errors.
+pub fn library_queries(dir: &Path) -> Result<LibraryQueries> {
+    let engine = Engine::open(EngineConfig::new(dir)).with_context(|| format!("opening {}", dir.display()))?;
+    let status = engine.status()?;
+    let (query, embedding, without_embedding) = query_latency(&engine, &handbook_questions(false))?;
+    eprintln!(
+        "library {}: {} chunks; query p50 {:.1} ms, embedding p50 {:.1} ms, the rest p50 {:.2} ms (p95 {:.2})",
+        dir.display(),
+        status.chunks,
+        query.p50_ms,
+        embedding.p50_ms,
+        without_embedding.p50_ms,
+        without_embedding.p95_ms
+    );
+    Ok(LibraryQueries {
+        library: dir.display().to_string(),
+        chunks: status.chunks,
+        disk_bytes: status.disk_bytes,
+        query,
+        embedding,
+        without_embedding,
+    })
 }

@@ -48,6 +48,11 @@ struct Args {
     /// Parts to run, comma-separated: ingest, latency, vectors, multihop, watch, gate.
     #[arg(long, value_delimiter = ',', default_value = "ingest,latency,vectors,multihop,watch,gate")]
     parts: Vec<String>,
+    /// Also time the handbook questions on this existing library (its own
+    /// embedder; opened as is, so an older format is upgraded first):
+    /// end-to-end, the query embedding alone, and the rest.
+    #[arg(long)]
+    library: Option<PathBuf>,
 }
 
 /// Settings shared by every part.
@@ -117,6 +122,7 @@ fn main() -> Result<()> {
         quick: opts.quick,
         cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
         ingest: None,
+        library: None,
         latency: None,
         vectors: None,
         multihop: None,
@@ -138,6 +144,10 @@ fn main() -> Result<()> {
         }
     };
     let now = std::time::Instant::now;
+    if let Some(dir) = &args.library {
+        let t = now();
+        keep("library", t, ingest::library_queries(dir).map(|r| rep.library = Some(r)));
+    }
     if wants("ingest") {
         let t = now();
         keep("ingest", t, ingest::run(&opts).map(|r| rep.ingest = Some(r)));

@@ -51,8 +51,8 @@ pub struct Built {
 }
 
 impl BenchStore {
-    /// Write rows `0..n` of `data` as items and codes into a fresh
-    /// environment in `dir`; build arroy's trees when `trees`.
+    /// Write rows `0..n` of `data` as blocks into a fresh environment in
+    /// `dir`; with `trees`, also as arroy's items, and build its trees.
     ///
     /// # Errors
     /// LMDB and arroy errors.
@@ -79,7 +79,9 @@ impl BenchStore {
             let writer = arroy::Writer::<Cosine>::new(items, 0, DIMS);
             let mut delta = CodeDelta::default();
             for i in start..(start + BATCH).min(n) {
-                writer.add_item(&mut wtxn, i as u32, data.row(i))?;
+                if trees {
+                    writer.add_item(&mut wtxn, i as u32, data.row(i))?;
+                }
                 delta.put(ChunkId::new(i as u32), data.row(i));
             }
             delta.apply(&mut wtxn, codes, 0, layout)?;
