@@ -2,14 +2,12 @@
 //! the store (one LMDB env per library) and the embedder, and holds no
 //! terminal or UI code (STYLE convention 1).
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::RwLock;
 use std::sync::atomic::AtomicBool;
 
-use almirah_embed::{Embedder, EmbedderConfig, EmbedderId};
+use almirah_embed::{Embedder, EmbedderConfig};
 use chrono::NaiveDate;
-use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::freshness::{AsOf, FolderSettings, Session};
@@ -20,10 +18,11 @@ use crate::read::{
     TableLookup,
 };
 use crate::search::SearchOptions;
+use crate::status::LibraryStatus;
 use crate::store::{self, DEFAULT_MAP_SIZE, FORMAT_VERSION, Store, get_meta, meta_keys};
 use crate::update::{self, IndexParams, IngestReport};
 
-pub use crate::read::check_identity;
+pub use crate::embedder_choice::check_identity;
 
 /// Everything an engine needs; the CLI fills it from flags and the config file.
 #[derive(Debug, Clone)]
@@ -78,64 +77,6 @@ pub struct Engine {
     folders: RwLock<Vec<FolderSettings>>,
     /// The last gate inputs read, for the next snapshot on the same state.
     gate_inputs: crate::read::GateCache,
-}
-
-/// What `almirah status` shows.
-#[derive(Debug, Clone, Serialize)]
-pub struct LibraryStatus {
-    /// Library folder.
-    pub data_dir: String,
-    /// On-disk format version.
-    pub format_version: u32,
-    /// Documents.
-    pub documents: u64,
-    /// Chunks.
-    pub chunks: u64,
-    /// Chunks searchable by keywords that wait for their vector (phase 2
-    /// of ingest); 0 when every chunk is also searched by meaning.
-    pub vectors_pending: u64,
-    /// Files per status.
-    pub files_by_status: BTreeMap<String, u64>,
-    /// Files that are not indexed, with their reasons.
-    pub problems: Vec<FileProblem>,
-    /// Embedder the index was built with.
-    pub embedder: Option<EmbedderId>,
-    /// Data file size in bytes.
-    pub disk_bytes: u64,
-    /// Folders indexed.
-    pub roots: Vec<String>,
-    /// Counts per indexed folder.
-    pub folders: Vec<FolderCounts>,
-    /// The running (or last) `watch`: queue length, last reconcile, folder modes.
-    pub watch: Option<crate::watch::WatchHealth>,
-}
-
-/// What one indexed folder holds.
-#[derive(Debug, Clone, Default, Serialize)]
-pub struct FolderCounts {
-    /// The folder.
-    pub path: String,
-    /// Files recorded (indexed or not).
-    pub files: u64,
-    /// Documents searchable.
-    pub documents: u64,
-    /// Chunks of those documents.
-    pub chunks: u64,
-    /// Files whose last read failed (they are listed in `problems`).
-    pub failing: u64,
-}
-
-/// A file that is not (fully) indexed.
-#[derive(Debug, Clone, Serialize)]
-pub struct FileProblem {
-    /// Path.
-    pub path: String,
-    /// Status.
-    pub status: String,
-    /// Reason.
-    pub reason: Option<String>,
-    /// An older version is still searchable.
-    pub kept_previous: bool,
 }
 
 impl Engine {

@@ -5,7 +5,9 @@
 mod codec;
 pub mod dump;
 mod fs_check;
+pub mod gate_inputs;
 pub mod gate_records;
+pub mod health;
 mod records;
 mod upgrade;
 mod writer;
@@ -115,14 +117,16 @@ pub struct Databases {
     /// The failed-files set (since format v7): path → why a file that serves
     /// no document could not be read ([`gate_records::FailedFile`]).
     pub gate_failed: heed::Database<'static, Str, SerdeBincode<gate_records::FailedFile>>,
-    /// The gate state (since format v8): under
-    /// [`crate::freshness::gate::GATE_STATE`], every document's status
+    /// The gate state (since format v8): under [`GATE_STATE`], every document's status
     /// record with references resolved and series ranked
     /// ([`crate::freshness::records::StatusRecords::encode`]), rebuilt by the
     /// writer in every transaction that changes a gate record, so the first
     /// gate after a commit decodes it instead of resolving references.
     pub gate_state: heed::Database<'static, Str, Bytes>,
 }
+
+/// Key of the one entry of [`Databases::gate_state`].
+pub const GATE_STATE: &str = "state";
 
 /// Key of [`Databases::vector_queue`] holding the chunks waiting for a vector.
 pub const VECTOR_QUEUE_PENDING: &str = "pending";

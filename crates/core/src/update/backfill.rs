@@ -125,7 +125,7 @@ struct Job<'a> {
 impl Job<'_> {
     /// Embed `group` (distinct texts once) and commit its vectors.
     fn one_batch(&self, group: &[ChunkId], report: &mut BackfillReport) -> Result<()> {
-        let texts = crate::reembed::chunk_texts(self.store, group)?;
+        let texts = super::chunk_texts(self.store, group)?;
         let keys: Vec<Vec<u8>> = texts.iter().map(|t| cache_key(&self.fingerprint, t)).collect();
         let mut vectors: HashMap<&[u8], Vec<f32>> = HashMap::new();
         {

@@ -10,7 +10,6 @@ pub mod filter;
 mod forget;
 mod ocr_summary;
 mod prepare;
-pub(crate) use prepare::parse_sidecar;
 pub mod scan;
 pub mod targeted;
 mod write;
@@ -32,9 +31,9 @@ pub use ocr_summary::OcrSummary;
 pub use prepare::{Counters, Prepared};
 pub use targeted::Hint;
 pub(crate) use write::ARROY_SEED;
-pub use write::slug;
 
 use crate::error::{Error, Result};
+use crate::ids::ChunkId;
 use crate::progress::{Progress, ProgressEvent};
 use crate::store::{FileRecord, FileStatus, Store};
 
@@ -160,6 +159,30 @@ pub fn indexable_text(title: &str, chunk: &ChunkDraft) -> String {
         }
     }
     if context.is_empty() { chunk.text.clone() } else { format!("{}\n{}", context.join(" > "), chunk.text) }
+}
+
+/// The indexable text (title and headings, then the text) of each chunk.
+///
+/// # Errors
+/// [`Error::DataCorruption`] for a missing chunk; LMDB errors.
+pub(crate) fn chunk_texts(store: &Store, ids: &[ChunkId]) -> Result<Vec<String>> {
+    let rtxn = store.read_txn()?;
+    let mut texts = Vec::with_capacity(ids.len());
+    for id in ids {
+        let chunk =
+            store.dbs().chunks.get(&rtxn, id)?.ok_or_else(|| Error::DataCorruption(format!("chunk {id} missing")))?;
+        let draft = almirah_extract::ChunkDraft {
+            ordinal: chunk.ordinal,
+            heading_path: chunk.heading_path,
+            anchor: String::new(),
+            text: chunk.text,
+            byte_span: chunk.byte_span,
+            pages: chunk.pages,
+        };
+        let title = store.dbs().documents.get(&rtxn, &chunk.doc_id)?.map(|d| d.title).unwrap_or_default();
+        texts.push(indexable_text(&title, &draft));
+    }
+    Ok(texts)
 }
 
 /// The title used for chunk context: the extracted title, else the

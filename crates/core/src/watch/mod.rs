@@ -25,7 +25,6 @@
 
 mod backend;
 mod clock;
-pub mod health;
 mod hints;
 mod lock;
 mod service;
@@ -38,7 +37,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-pub use health::{WatchHealth, WatchMode, WatchedFolder};
+pub use crate::store::health::{WatchHealth, WatchMode, WatchedFolder};
 
 use crate::engine::Engine;
 use crate::error::{Error, Result};
