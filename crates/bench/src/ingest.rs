@@ -71,7 +71,7 @@ pub struct IngestResult {
     pub reference: Option<crate::python::ReferencePipeline>,
     /// Almirah's end-to-end query latency (embed the query, hybrid search,
     /// the gate) on the built-in library, for the same questions, ms.
-    pub query: Option<crate::report::LatencyStats>,
+    pub query: Option<crate::stats::LatencyStats>,
 }
 
 /// Prints a line to stderr every `every` files.
@@ -260,7 +260,7 @@ fn handbook_questions(quick: bool) -> Vec<String> {
 
 /// Per question: embed it, hybrid search, the gate (what `ask` does before
 /// drafting), after one untimed warm-up.
-fn query_latency(engine: &almirah_core::Engine, questions: &[String]) -> Result<crate::report::LatencyStats> {
+fn query_latency(engine: &almirah_core::Engine, questions: &[String]) -> Result<crate::stats::LatencyStats> {
     let opts = almirah_core::SearchOptions::default();
     let as_of = engine.as_of(None, None);
     if let Some(q) = questions.first() {
@@ -272,5 +272,5 @@ fn query_latency(engine: &almirah_core::Engine, questions: &[String]) -> Result<
         engine.search(q, &opts, as_of, 3)?;
         times.push(started.elapsed().as_secs_f64() * 1000.0);
     }
-    Ok(crate::report::LatencyStats::from_ms(times))
+    Ok(crate::stats::LatencyStats::from_ms(times))
 }

@@ -15,7 +15,7 @@ use rand::rngs::StdRng;
 use serde::Serialize;
 
 use crate::Options;
-use crate::report::LatencyStats;
+use crate::stats::LatencyStats;
 use crate::synth::{DIMS, LowRank, RANK, TopK, Vectors, dot, ground_truth};
 
 /// Nearest neighbours asked for.
