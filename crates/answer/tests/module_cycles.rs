@@ -35,11 +35,8 @@ fn crate_roots() -> Vec<PathBuf> {
         std::fs::read_dir(root.join("crates")).unwrap().map(|e| e.unwrap().path().join("src")).collect();
     packages.push(root.join("src-tauri/src"));
     packages.sort();
-    let roots: Vec<PathBuf> = packages
-        .iter()
-        .flat_map(|src| [src.join("lib.rs"), src.join("main.rs")])
-        .filter(|f| f.is_file())
-        .collect();
+    let roots: Vec<PathBuf> =
+        packages.iter().flat_map(|src| [src.join("lib.rs"), src.join("main.rs")]).filter(|f| f.is_file()).collect();
     assert!(packages.iter().all(|src| roots.iter().any(|r| r.starts_with(src))), "a package without a root");
     roots
 }
@@ -106,7 +103,10 @@ fn a_two_module_cycle_fails() {
 fn comments_strings_and_test_code_make_no_edge_but_nested_paths_and_macros_do() {
     let (_dir, g) = synthetic(&[
         ("lib.rs", "pub mod a;\nmod b;\nmod c;\nmod d;\npub use d::Shared;\n"),
-        ("a.rs", "// crate::b::X\n/// [`crate::b`]\nconst S: &str = \"crate::b::X\";\n#[cfg(test)]\nmod tests { use crate::b::X; }\n"),
+        (
+            "a.rs",
+            "// crate::b::X\n/// [`crate::b`]\nconst S: &str = \"crate::b::X\";\n#[cfg(test)]\nmod tests { use crate::b::X; }\n",
+        ),
         ("b.rs", "pub mod deep;\n"),
         ("b/deep.rs", "pub(crate) fn f() { let _ = super::super::c::G; }\n"),
         ("c.rs", "pub const G: u8 = 1;\nfn g() { assert_eq!(G, crate::Shared::N); }\n"),

@@ -129,9 +129,7 @@ fn use_paths(tree: &syn::UseTree) -> Vec<(Vec<String>, Option<String>)> {
 }
 
 fn is_test_only(attrs: &[syn::Attribute]) -> bool {
-    attrs.iter().any(|a| {
-        a.path().is_ident("cfg") && a.parse_args::<syn::Ident>().is_ok_and(|i| i == "test")
-    })
+    attrs.iter().any(|a| a.path().is_ident("cfg") && a.parse_args::<syn::Ident>().is_ok_and(|i| i == "test"))
 }
 
 fn item_attrs(item: &syn::Item) -> &[syn::Attribute] {
@@ -214,7 +212,8 @@ impl Walker<'_> {
                 self.scan_tokens(g.stream());
             }
             let starts = matches!(&trees[i], TokenTree::Ident(id) if id == "crate" || id == "super" || id == "self");
-            let after_colon = i >= 2 && matches!((&trees[i - 1], &trees[i - 2]), (TokenTree::Punct(a), TokenTree::Punct(b)) if a.as_char() == ':' && b.as_char() == ':');
+            let after_colon = i >= 2
+                && matches!((&trees[i - 1], &trees[i - 2]), (TokenTree::Punct(a), TokenTree::Punct(b)) if a.as_char() == ':' && b.as_char() == ':');
             if starts && !after_colon {
                 let mut path = vec![trees[i].to_string()];
                 let mut j = i + 1;
@@ -340,8 +339,11 @@ pub fn cycles(g: &Graph) -> Vec<BTreeSet<String>> {
         if out.iter().any(|c| c.contains(*n)) {
             continue;
         }
-        let component: BTreeSet<String> =
-            nodes.iter().filter(|m| reaches[*n].contains(**m) && reaches[*m].contains(*n)).map(|m| (*m).clone()).collect();
+        let component: BTreeSet<String> = nodes
+            .iter()
+            .filter(|m| reaches[*n].contains(**m) && reaches[*m].contains(*n))
+            .map(|m| (*m).clone())
+            .collect();
         if component.len() > 1 {
             out.push(component);
         }
