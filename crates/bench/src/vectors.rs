@@ -130,22 +130,34 @@ fn recall(found: &[(u32, f32)], truth: &[u32]) -> f64 {
     hits as f64 / truth.len().max(1) as f64
 }
 
-/// Write rows `0..n` into arroy index 0 of a fresh store in `dir` and build.
+/// Write rows `0..n` into arroy index 0 of a fresh library in `dir` and
+/// build, then open the store on it. The core's writer is the core's own,
+/// so the synthetic vectors go into the library's `vectors` database
+/// straight through heed, in an environment closed before the store opens.
 fn build_store(dir: &Path, data: &Vectors, n: usize) -> Result<(Store, f64, usize)> {
-    let store = Store::open(dir, DEFAULT_MAP_SIZE)?;
-    let dbs = *store.dbs();
+    // SAFETY: `dir` is this run's own temp folder (local), and the store
+    // opens its environment only after this one is closed.
+    #[allow(unsafe_code)]
+    let env = unsafe { heed::EnvOpenOptions::new().map_size(DEFAULT_MAP_SIZE).max_dbs(32).open(dir) }?;
+    let vectors: arroy::Database<'static, Cosine> = env
+        .create_databases_and_commit(env.write_txn()?, |opener, wtxn| {
+            opener.create_database(wtxn, Some("vectors")).map(heed::CommitOrAbort::<_, ()>::Commit)
+        })?
+        .unwrap_commit();
     let started = Instant::now();
     let rows: Vec<Vec<f32>> = (0..n).map(|i| data.row(i).to_vec()).collect();
-    store.write(move |mut wtxn, dbs| {
-        let writer = arroy::Writer::<Cosine>::new(dbs.vectors, 0, DIMS);
-        for (i, row) in rows.iter().enumerate() {
-            writer.add_item(&mut wtxn, i as u32, row)?;
-        }
-        let mut rng = StdRng::seed_from_u64(BUILD_SEED);
-        writer.builder(&mut rng).build(&mut wtxn)?;
-        Ok(wtxn.commit()?)
-    })?;
+    let mut wtxn = env.write_txn()?;
+    let writer = arroy::Writer::<Cosine>::new(vectors, 0, DIMS);
+    for (i, row) in rows.iter().enumerate() {
+        writer.add_item(&mut wtxn, i as u32, row)?;
+    }
+    let mut rng = StdRng::seed_from_u64(BUILD_SEED);
+    writer.builder(&mut rng).build(&mut wtxn)?;
+    wtxn.commit()?;
     let build_s = started.elapsed().as_secs_f64();
+    drop(env);
+    let store = Store::open(dir, DEFAULT_MAP_SIZE)?;
+    let dbs = *store.dbs();
     let rtxn = store.read_txn()?;
     let n_trees = arroy::Reader::<Cosine>::open(&rtxn, 0, dbs.vectors)?.n_trees();
     drop(rtxn);

@@ -118,7 +118,8 @@ impl Engine {
         Ok(engine)
     }
 
-    /// The store (read access for tools and tests).
+    /// The store, for reads (tools, the benchmark and tests): outside the
+    /// core a [`Store`] opens read transactions and nothing else.
     pub fn store(&self) -> &Store {
         &self.store
     }
@@ -181,7 +182,9 @@ impl Engine {
     /// Index folders: new and changed files are processed, deleted ones removed.
     ///
     /// # Errors
-    /// See [`update::index`].
+    /// [`Error::BadPath`] for a missing folder or a bad glob in its settings,
+    /// store and embedder errors, and [`Error::Cancelled`]. Per-file problems
+    /// are in the report, never errors.
     pub fn index(&self, roots: &[PathBuf], progress: &dyn Progress, cancel: &AtomicBool) -> Result<IngestReport> {
         self.index_with(roots, self.config.index.wait_for_vectors, progress, cancel)
     }
@@ -190,7 +193,7 @@ impl Engine {
     /// backfill (`false`: return once every file is searchable by keywords).
     ///
     /// # Errors
-    /// See [`update::index`].
+    /// As [`Engine::index`].
     pub fn index_with(
         &self,
         roots: &[PathBuf],
@@ -229,20 +232,24 @@ impl Engine {
         Ok(())
     }
 
-    /// Embed every chunk still waiting for a vector (phase 2 of ingest; see
-    /// [`update::backfill::backfill`]).
+    /// Embed every chunk still waiting for a vector (phase 2 of ingest).
+    /// Progress goes out as [`crate::ProgressEvent::Embedding`]; `cancel`
+    /// stops between batches.
     ///
     /// # Errors
-    /// See [`update::backfill::backfill`].
+    /// [`Error::Cancelled`], embedder errors (the batch in hand is not
+    /// committed; the queue keeps it) and storage errors.
     pub fn backfill(&self, progress: &dyn Progress, cancel: &AtomicBool) -> Result<update::backfill::BackfillReport> {
         update::backfill::backfill(&self.store, self.embedder()?, &self.index_params(), progress, cancel)
     }
 
     /// Bring the paths in `hints` up to date within `roots` (the watcher's
-    /// entry point; see [`update::index_paths`]). Roots must be canonical.
+    /// entry point): each is re-stat'ed and, when it may have changed,
+    /// hashed; files are indexed, moved or deleted through the same pipeline
+    /// and writer as [`Engine::index`]. Roots must be canonical.
     ///
     /// # Errors
-    /// See [`update::index_paths`].
+    /// As [`Engine::index`]. Nothing is written when no hint needs work.
     pub fn index_paths(
         &self,
         roots: &[PathBuf],
@@ -257,7 +264,7 @@ impl Engine {
     /// backfill (the watcher does not: it embeds in slices while idle).
     ///
     /// # Errors
-    /// See [`update::index_paths`].
+    /// As [`Engine::index_paths`].
     pub fn index_paths_with(
         &self,
         roots: &[PathBuf],
@@ -272,11 +279,13 @@ impl Engine {
         update::index_paths(&self.store, embedder, &params, roots, hints, progress, cancel)
     }
 
-    /// Embed at most `limit` chunks of the queue (see
-    /// [`update::backfill::backfill_up_to`]).
+    /// Embed at most `limit` queued chunks (whole batches of at most
+    /// `limit`), oldest first: a watcher's slice of background work between
+    /// its first-phase batches, so new files never wait for the backfill.
+    /// Trees are built only when the queue is empty.
     ///
     /// # Errors
-    /// See [`update::backfill::backfill`].
+    /// As [`Engine::backfill`].
     pub fn backfill_up_to(
         &self,
         limit: usize,

@@ -28,7 +28,7 @@ pub struct ReembedReport {
 ///
 /// # Errors
 /// Embedder and storage errors.
-pub fn re_embed(
+pub(crate) fn re_embed(
     store: &Store,
     embedder: &dyn Embedder,
     params: &IndexParams,

@@ -200,7 +200,7 @@ impl Service {
         let (spec, options) = (setup.config.model.spec.clone(), setup.config.model.options.clone());
         let library = engine.clone();
         let model: ModelFactory = Arc::new(move || {
-            almirah_answer::providers::for_library(&spec, &options, &library)
+            almirah_answer::providers::for_library(&spec, &options, &library.reader())
                 .map(Arc::from)
                 .map_err(|e| format!("model {spec:?}: {e}"))
         });

@@ -1,6 +1,13 @@
 //! One LMDB environment per library, every database declared here
 //! (ARCHITECTURE §3; milli's `Index` struct). Reads take a [`heed::RoTxn`],
 //! writes go through [`crate::update`], which owns the only write transaction.
+//!
+//! The write capability is the compiler's to guard: `Store::write` (the one
+//! way to the writer thread) and the environment are private to this crate,
+//! and so is every function of the crate that writes through them. Code
+//! outside the core (answer, server, CLI, desktop app) that holds a
+//! [`Store`] can open read transactions and nothing else; it changes a
+//! library only through the [`crate::Engine`]'s operations.
 
 mod codec;
 pub mod dump;
@@ -153,7 +160,8 @@ pub fn put_pending_vectors(dbs: &Databases, wtxn: &mut heed::RwTxn<'_>, queue: &
 }
 
 /// An open library. Reads open their own transactions ([`Store::read_txn`]);
-/// every write is an operation for the one writer thread ([`Store::write`]).
+/// every write is an operation for the one writer thread (`Store::write`,
+/// which only the core can call).
 pub struct Store {
     // Dropped first: the writer thread finishes its queue before the env closes.
     writer: writer::Writer,
@@ -281,7 +289,7 @@ impl Store {
     /// # Errors
     /// LMDB errors, `op`'s errors, and [`Error::DataCorruption`] when `op`
     /// panicked or the writer has stopped.
-    pub fn write<T, F>(&self, op: F) -> Result<T>
+    pub(crate) fn write<T, F>(&self, op: F) -> Result<T>
     where
         T: Send + 'static,
         F: for<'e> FnOnce(heed::RwTxn<'e>, &Databases) -> Result<T> + Send + 'static,
@@ -292,11 +300,6 @@ impl Store {
     /// Write transactions the writer has opened since the library was opened.
     pub fn write_transactions(&self) -> u64 {
         self.writer.transactions()
-    }
-
-    /// The LMDB environment, for reads (writes go through [`Store::write`]).
-    pub fn env(&self) -> &Env<WithoutTls> {
-        &self.env
     }
 
     /// The databases.

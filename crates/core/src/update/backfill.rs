@@ -60,7 +60,7 @@ pub fn pending(store: &Store) -> Result<ChunkSet> {
 /// # Errors
 /// [`Error::Cancelled`], embedder errors (the batch in hand is not
 /// committed; the queue keeps it) and storage errors.
-pub fn backfill(
+pub(crate) fn backfill(
     store: &Store,
     embedder: &dyn Embedder,
     params: &IndexParams,
@@ -77,7 +77,7 @@ pub fn backfill(
 ///
 /// # Errors
 /// As [`backfill`].
-pub fn backfill_up_to(
+pub(crate) fn backfill_up_to(
     store: &Store,
     embedder: &dyn Embedder,
     params: &IndexParams,

@@ -26,7 +26,7 @@ use serde::Serialize;
 pub use almirah_extract::ocr::OcrOptions;
 pub(crate) use describe_file::folder_for;
 pub use extractor::{ExtractorMode, extract_child_main};
-pub use forget::remove_folder;
+pub(crate) use forget::remove_folder;
 pub use ocr_summary::OcrSummary;
 pub use prepare::{Counters, Prepared};
 pub use targeted::Hint;
@@ -197,7 +197,7 @@ pub fn context_title(doc: &almirah_extract::Extracted, path: &std::path::Path) -
 /// [`Error::BadPath`] for a missing folder or a bad glob in its settings,
 /// store and embedder errors, and [`Error::Cancelled`]. Per-file problems
 /// are in the report, never errors.
-pub fn index(
+pub(crate) fn index(
     store: &Store,
     embedder: &dyn Embedder,
     params: &IndexParams,
@@ -227,7 +227,7 @@ pub fn index(
 ///
 /// # Errors
 /// As [`index`]. Nothing is written when no hint needs work.
-pub fn index_paths(
+pub(crate) fn index_paths(
     store: &Store,
     embedder: &dyn Embedder,
     params: &IndexParams,

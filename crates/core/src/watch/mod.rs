@@ -3,7 +3,7 @@
 //!
 //! OS events are **hints**, never facts. notify's debouncer (300 ms) turns a
 //! burst of raw events into paths; each path is re-stat'ed and hashed and
-//! goes through the ordinary write path ([`crate::update::index_paths`]): the
+//! goes through the ordinary write path ([`crate::Engine::index_paths`]): the
 //! producer thread extracts and embeds, the one writer commits batches. So an
 //! atomic save (temp file renamed over the target) is one update of the
 //! target, a move inside the library keeps the document (hash-based move
