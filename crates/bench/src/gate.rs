@@ -92,7 +92,7 @@ fn one_size(opts: &Options, documents: usize) -> Result<GateTiming> {
         std::hint::black_box(Gate::from_inputs(built, as_of, &audiences));
         records.push(t.elapsed().as_secs_f64() * 1000.0);
         let t = Instant::now();
-        std::hint::black_box(almirah_core::freshness::gate::stored_records(dbs, &rtxn)?.encode());
+        std::hint::black_box(almirah_core::store::gate_inputs::stored_records(dbs, &rtxn)?.encode());
         rebuild.push(t.elapsed().as_secs_f64() * 1000.0);
     }
     drop(rtxn);

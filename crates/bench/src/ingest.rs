@@ -71,16 +71,16 @@ pub struct IngestResult {
     pub reference: Option<crate::python::ReferencePipeline>,
     /// Almirah's end-to-end query latency (embed the query, hybrid search,
     /// the gate) on the built-in library, for the same questions, ms.
-    pub query: Option<crate::report::LatencyStats>,
+    pub query: Option<crate::stats::LatencyStats>,
     /// CPU seconds (user + system, this process and its extractor
     /// children) to index a 1 MB file of one repeated line with the hash
     /// embedder: the indexer's own cost, embedding excluded.
     pub repeated_line_cpu_s: Option<f64>,
     /// Embedding the query alone, per question, ms.
-    pub query_embedding: Option<crate::report::LatencyStats>,
+    pub query_embedding: Option<crate::stats::LatencyStats>,
     /// The rest of the query (end-to-end minus the same question's
     /// embedding time: BM25, vectors, RRF, the gate), ms.
-    pub query_without_embedding: Option<crate::report::LatencyStats>,
+    pub query_without_embedding: Option<crate::stats::LatencyStats>,
 }
 
 /// Prints a line to stderr every `every` files.
@@ -279,7 +279,7 @@ fn handbook_questions(quick: bool) -> Vec<String> {
 fn query_latency(
     engine: &almirah_core::Engine,
     questions: &[String],
-) -> Result<(crate::report::LatencyStats, crate::report::LatencyStats, crate::report::LatencyStats)> {
+) -> Result<(crate::stats::LatencyStats, crate::stats::LatencyStats, crate::stats::LatencyStats)> {
     let opts = almirah_core::SearchOptions::default();
     let as_of = engine.as_of(None, None);
     if let Some(q) = questions.first() {
@@ -298,7 +298,7 @@ fn query_latency(
         embeds.push(embed);
         rest.push((total - embed).max(0.0));
     }
-    use crate::report::LatencyStats;
+    use crate::stats::LatencyStats;
     Ok((LatencyStats::from_ms(times), LatencyStats::from_ms(embeds), LatencyStats::from_ms(rest)))
 }
 
@@ -345,11 +345,11 @@ pub struct LibraryQueries {
     /// Its LMDB file, bytes.
     pub disk_bytes: u64,
     /// End-to-end query (embed, hybrid search, gate), ms.
-    pub query: crate::report::LatencyStats,
+    pub query: crate::stats::LatencyStats,
     /// Embedding the query alone, ms.
-    pub embedding: crate::report::LatencyStats,
+    pub embedding: crate::stats::LatencyStats,
     /// End-to-end minus the same question's embedding, ms.
-    pub without_embedding: crate::report::LatencyStats,
+    pub without_embedding: crate::stats::LatencyStats,
 }
 
 /// Open the library at `dir` with its own embedder and time the handbook

@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use crate::Options;
 use crate::ingest::index_folder;
-use crate::report::LatencyStats;
+use crate::stats::LatencyStats;
 use crate::synth::{Vocabulary, write_text_corpus};
 
 /// Vocabulary size.

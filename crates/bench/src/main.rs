@@ -10,6 +10,7 @@ mod latency;
 mod multihop;
 mod python;
 mod report;
+mod stats;
 mod synth;
 mod vector_store;
 mod vectors;

@@ -13,7 +13,7 @@ use anyhow::Result;
 use serde::Serialize;
 
 use crate::Options;
-use crate::report::LatencyStats;
+use crate::stats::LatencyStats;
 use crate::synth::{DIMS, LowRank, RANK, TopK, Vectors, dot, ground_truth};
 use crate::vector_store::BenchStore;
 

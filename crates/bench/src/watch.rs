@@ -29,7 +29,7 @@ use rand::{RngExt, SeedableRng};
 use serde::Serialize;
 
 use crate::Options;
-use crate::report::LatencyStats;
+use crate::stats::LatencyStats;
 use crate::synth::{LowRank, Vocabulary};
 
 /// Goal: p95 save-to-searchable under 1 s.

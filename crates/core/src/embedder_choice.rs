@@ -10,7 +10,6 @@ use almirah_embed::{BuiltinModel, EmbedderConfig, EmbedderId};
 use almirah_extract::FileKind;
 
 use crate::error::{Error, Result};
-use crate::read::check_identity;
 use crate::store::{self, Store, get_meta, meta_keys};
 
 /// Share of a text's letters that are Devanagari (U+0900-U+097F) above
@@ -21,6 +20,18 @@ const DEVANAGARI_SHARE: f64 = 0.05;
 const SAMPLED_FILES: usize = 64;
 /// Bytes read of each plain-text file.
 const SAMPLE_BYTES: usize = 2 << 20;
+
+/// Error unless the stored and configured embedder identities match.
+///
+/// # Errors
+/// [`Error::EmbedderMismatch`].
+pub fn check_identity(stored: &EmbedderId, configured: &EmbedderId) -> Result<()> {
+    if stored == configured {
+        return Ok(());
+    }
+    let describe = |id: &EmbedderId| format!("{}:{} ({} dims)", id.provider, id.model, id.dimensions);
+    Err(Error::EmbedderMismatch { stored: describe(stored), configured: describe(configured) })
+}
 
 /// `config` with an `auto` builtin model replaced by the model the library
 /// was built with, when it was built with a builtin one. Anything else is

@@ -2,14 +2,12 @@
 //! the store (one LMDB env per library) and the embedder, and holds no
 //! terminal or UI code (STYLE convention 1).
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::RwLock;
 use std::sync::atomic::AtomicBool;
 
-use almirah_embed::{Embedder, EmbedderConfig, EmbedderId};
+use almirah_embed::{Embedder, EmbedderConfig};
 use chrono::NaiveDate;
-use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::freshness::{AsOf, FolderSettings, Session};
@@ -20,10 +18,11 @@ use crate::read::{
     TableLookup,
 };
 use crate::search::SearchOptions;
+use crate::status::LibraryStatus;
 use crate::store::{self, DEFAULT_MAP_SIZE, FORMAT_VERSION, Store, get_meta, meta_keys};
 use crate::update::{self, IndexParams, IngestReport};
 
-pub use crate::read::check_identity;
+pub use crate::embedder_choice::check_identity;
 
 /// Everything an engine needs; the CLI fills it from flags and the config file.
 #[derive(Debug, Clone)]
@@ -80,64 +79,6 @@ pub struct Engine {
     gate_inputs: crate::read::GateCache,
 }
 
-/// What `almirah status` shows.
-#[derive(Debug, Clone, Serialize)]
-pub struct LibraryStatus {
-    /// Library folder.
-    pub data_dir: String,
-    /// On-disk format version.
-    pub format_version: u32,
-    /// Documents.
-    pub documents: u64,
-    /// Chunks.
-    pub chunks: u64,
-    /// Chunks searchable by keywords that wait for their vector (phase 2
-    /// of ingest); 0 when every chunk is also searched by meaning.
-    pub vectors_pending: u64,
-    /// Files per status.
-    pub files_by_status: BTreeMap<String, u64>,
-    /// Files that are not indexed, with their reasons.
-    pub problems: Vec<FileProblem>,
-    /// Embedder the index was built with.
-    pub embedder: Option<EmbedderId>,
-    /// Data file size in bytes.
-    pub disk_bytes: u64,
-    /// Folders indexed.
-    pub roots: Vec<String>,
-    /// Counts per indexed folder.
-    pub folders: Vec<FolderCounts>,
-    /// The running (or last) `watch`: queue length, last reconcile, folder modes.
-    pub watch: Option<crate::watch::WatchHealth>,
-}
-
-/// What one indexed folder holds.
-#[derive(Debug, Clone, Default, Serialize)]
-pub struct FolderCounts {
-    /// The folder.
-    pub path: String,
-    /// Files recorded (indexed or not).
-    pub files: u64,
-    /// Documents searchable.
-    pub documents: u64,
-    /// Chunks of those documents.
-    pub chunks: u64,
-    /// Files whose last read failed (they are listed in `problems`).
-    pub failing: u64,
-}
-
-/// A file that is not (fully) indexed.
-#[derive(Debug, Clone, Serialize)]
-pub struct FileProblem {
-    /// Path.
-    pub path: String,
-    /// Status.
-    pub status: String,
-    /// Reason.
-    pub reason: Option<String>,
-    /// An older version is still searchable.
-    pub kept_previous: bool,
-}
-
 impl Engine {
     /// Open the library.
     ///
@@ -177,7 +118,8 @@ impl Engine {
         Ok(engine)
     }
 
-    /// The store (read access for tools and tests).
+    /// The store, for reads (tools, the benchmark and tests): outside the
+    /// core a [`Store`] opens read transactions and nothing else.
     pub fn store(&self) -> &Store {
         &self.store
     }
@@ -240,7 +182,9 @@ impl Engine {
     /// Index folders: new and changed files are processed, deleted ones removed.
     ///
     /// # Errors
-    /// See [`update::index`].
+    /// [`Error::BadPath`] for a missing folder or a bad glob in its settings,
+    /// store and embedder errors, and [`Error::Cancelled`]. Per-file problems
+    /// are in the report, never errors.
     pub fn index(&self, roots: &[PathBuf], progress: &dyn Progress, cancel: &AtomicBool) -> Result<IngestReport> {
         self.index_with(roots, self.config.index.wait_for_vectors, progress, cancel)
     }
@@ -249,7 +193,7 @@ impl Engine {
     /// backfill (`false`: return once every file is searchable by keywords).
     ///
     /// # Errors
-    /// See [`update::index`].
+    /// As [`Engine::index`].
     pub fn index_with(
         &self,
         roots: &[PathBuf],
@@ -288,20 +232,24 @@ impl Engine {
         Ok(())
     }
 
-    /// Embed every chunk still waiting for a vector (phase 2 of ingest; see
-    /// [`update::backfill::backfill`]).
+    /// Embed every chunk still waiting for a vector (phase 2 of ingest).
+    /// Progress goes out as [`crate::ProgressEvent::Embedding`]; `cancel`
+    /// stops between batches.
     ///
     /// # Errors
-    /// See [`update::backfill::backfill`].
+    /// [`Error::Cancelled`], embedder errors (the batch in hand is not
+    /// committed; the queue keeps it) and storage errors.
     pub fn backfill(&self, progress: &dyn Progress, cancel: &AtomicBool) -> Result<update::backfill::BackfillReport> {
         update::backfill::backfill(&self.store, self.embedder()?, progress, cancel)
     }
 
     /// Bring the paths in `hints` up to date within `roots` (the watcher's
-    /// entry point; see [`update::index_paths`]). Roots must be canonical.
+    /// entry point): each is re-stat'ed and, when it may have changed,
+    /// hashed; files are indexed, moved or deleted through the same pipeline
+    /// and writer as [`Engine::index`]. Roots must be canonical.
     ///
     /// # Errors
-    /// See [`update::index_paths`].
+    /// As [`Engine::index`]. Nothing is written when no hint needs work.
     pub fn index_paths(
         &self,
         roots: &[PathBuf],
@@ -316,7 +264,7 @@ impl Engine {
     /// backfill (the watcher does not: it embeds in slices while idle).
     ///
     /// # Errors
-    /// See [`update::index_paths`].
+    /// As [`Engine::index_paths`].
     pub fn index_paths_with(
         &self,
         roots: &[PathBuf],
@@ -331,11 +279,13 @@ impl Engine {
         update::index_paths(&self.store, embedder, &params, roots, hints, progress, cancel)
     }
 
-    /// Embed at most `limit` chunks of the queue (see
-    /// [`update::backfill::backfill_up_to`]).
+    /// Embed at most `limit` queued chunks (whole batches of at most
+    /// `limit`), oldest first: a watcher's slice of background work between
+    /// its first-phase batches, so new files never wait for the backfill.
+    /// Trees are built only when the queue is empty.
     ///
     /// # Errors
-    /// See [`update::backfill::backfill`].
+    /// As [`Engine::backfill`].
     pub fn backfill_up_to(
         &self,
         limit: usize,

@@ -3,6 +3,10 @@
 //! of id it holds. Both are `u32` on disk (big-endian keys, so LMDB orders
 //! them numerically), but mixing them does not compile: a bitmap of chunk
 //! ids can never be tested with a document id.
+//!
+//! Their heed codecs live here too, with the bitmap codec they build on, so
+//! the store's database declarations sit on top of the ids and never the
+//! other way round.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -209,15 +213,36 @@ impl<T: Id> FromIterator<T> for IdSet<T> {
     }
 }
 
-/// heed codec for an [`IdSet`]: the portable Roaring serialisation
+/// Stores a [`RoaringBitmap`] in the portable Roaring serialisation
 /// (<https://github.com/RoaringBitmap/RoaringFormatSpec>).
+pub struct RoaringCodec;
+
+impl BytesEncode<'_> for RoaringCodec {
+    type EItem = RoaringBitmap;
+
+    fn bytes_encode(item: &Self::EItem) -> Result<Cow<'_, [u8]>, BoxedError> {
+        let mut bytes = Vec::with_capacity(item.serialized_size());
+        item.serialize_into(&mut bytes)?;
+        Ok(Cow::Owned(bytes))
+    }
+}
+
+impl BytesDecode<'_> for RoaringCodec {
+    type DItem = RoaringBitmap;
+
+    fn bytes_decode(bytes: &[u8]) -> Result<Self::DItem, BoxedError> {
+        Ok(RoaringBitmap::deserialize_from(bytes)?)
+    }
+}
+
+/// heed codec for an [`IdSet`]: its bitmap through [`RoaringCodec`].
 pub struct IdSetCodec<T>(PhantomData<T>);
 
 impl<'a, T: Id> BytesEncode<'a> for IdSetCodec<T> {
     type EItem = IdSet<T>;
 
     fn bytes_encode(item: &'a IdSet<T>) -> Result<Cow<'a, [u8]>, BoxedError> {
-        crate::store::RoaringCodec::bytes_encode(&item.bits)
+        RoaringCodec::bytes_encode(&item.bits)
     }
 }
 
@@ -225,7 +250,7 @@ impl<T: Id> BytesDecode<'_> for IdSetCodec<T> {
     type DItem = IdSet<T>;
 
     fn bytes_decode(bytes: &[u8]) -> Result<IdSet<T>, BoxedError> {
-        Ok(IdSet::from_bitmap(crate::store::RoaringCodec::bytes_decode(bytes)?))
+        Ok(IdSet::from_bitmap(RoaringCodec::bytes_decode(bytes)?))
     }
 }
 

@@ -16,6 +16,7 @@ pub mod progress;
 pub mod read;
 pub mod reembed;
 pub mod search;
+pub mod source_file;
 pub mod status;
 pub mod store;
 pub mod text;
@@ -23,12 +24,13 @@ pub mod update;
 pub mod vectors;
 pub mod watch;
 
-pub use engine::{Engine, EngineConfig, FileProblem, FolderCounts, LibraryStatus};
+pub use engine::{Engine, EngineConfig};
 pub use error::{Error, ErrorKind, Result};
 pub use ids::{ChunkId, ChunkSet, DocId, DocSet};
 pub use progress::{NoProgress, Progress, ProgressEvent};
 pub use read::{Audience, Reader, Snapshot};
 pub use search::{Hit, SearchMode, SearchOptions, SearchResults};
+pub use status::{FileProblem, FolderCounts, LibraryStatus};
 pub use update::{ExtractorMode, FileOutcome, Hint, IndexParams, IngestReport};
 pub use watch::{Notice, WatchOptions, Watcher};
 

@@ -27,7 +27,7 @@ pub struct ReembedReport {
 ///
 /// # Errors
 /// Embedder and storage errors.
-pub fn re_embed(
+pub(crate) fn re_embed(
     store: &Store,
     embedder: &dyn Embedder,
     params: &IndexParams,
@@ -49,7 +49,7 @@ pub fn re_embed(
     progress.on_event(ProgressEvent::Planned { total: ids.len(), deleted: 0 });
     let mut report = ReembedReport { chunks: 0, cache_hits: 0, vector_index: new_index };
     for group in ids.chunks(params.batch_max_chunks.max(1)) {
-        let texts = chunk_texts(store, group)?;
+        let texts = crate::update::chunk_texts(store, group)?;
         let mut items = Vec::with_capacity(group.len());
         let mut misses: Vec<(ChunkId, Vec<u8>, &str)> = Vec::new();
         {
@@ -105,30 +105,6 @@ fn embed_all(embedder: &dyn Embedder, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
         out.extend(vectors);
     }
     Ok(out)
-}
-
-/// The indexable text (title and headings, then the text) of each chunk.
-///
-/// # Errors
-/// [`Error::DataCorruption`] for a missing chunk; LMDB errors.
-pub(crate) fn chunk_texts(store: &Store, ids: &[ChunkId]) -> Result<Vec<String>> {
-    let rtxn = store.read_txn()?;
-    let mut texts = Vec::with_capacity(ids.len());
-    for id in ids {
-        let chunk =
-            store.dbs().chunks.get(&rtxn, id)?.ok_or_else(|| Error::DataCorruption(format!("chunk {id} missing")))?;
-        let draft = almirah_extract::ChunkDraft {
-            ordinal: chunk.ordinal,
-            heading_path: chunk.heading_path,
-            anchor: String::new(),
-            text: chunk.text,
-            byte_span: chunk.byte_span,
-            pages: chunk.pages,
-        };
-        let title = store.dbs().documents.get(&rtxn, &chunk.doc_id)?.map(|d| d.title).unwrap_or_default();
-        texts.push(crate::update::indexable_text(&title, &draft));
-    }
-    Ok(texts)
 }
 
 /// One transaction: retire the old index's blocks,

@@ -4,17 +4,77 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use almirah_embed::EmbedderId;
 use heed::RoTxn;
+use serde::Serialize;
 
-use crate::engine::{FileProblem, FolderCounts, LibraryStatus};
 use crate::error::Result;
 use crate::freshness::FolderSettings;
 use crate::freshness::status::audience_allowed;
 use crate::freshness::unreadable::failed_file_visible;
 use crate::ids::DocId;
 use crate::read::Audience;
+use crate::store::health::{self, WatchHealth};
 use crate::store::{Databases, FORMAT_VERSION, FileStatus, Store, get_meta, meta_keys};
 use crate::update::scan::records_under;
+
+/// What `almirah status` shows.
+#[derive(Debug, Clone, Serialize)]
+pub struct LibraryStatus {
+    /// Library folder.
+    pub data_dir: String,
+    /// On-disk format version.
+    pub format_version: u32,
+    /// Documents.
+    pub documents: u64,
+    /// Chunks.
+    pub chunks: u64,
+    /// Chunks searchable by keywords that wait for their vector (phase 2
+    /// of ingest); 0 when every chunk is also searched by meaning.
+    pub vectors_pending: u64,
+    /// Files per status.
+    pub files_by_status: BTreeMap<String, u64>,
+    /// Files that are not indexed, with their reasons.
+    pub problems: Vec<FileProblem>,
+    /// Embedder the index was built with.
+    pub embedder: Option<EmbedderId>,
+    /// Data file size in bytes.
+    pub disk_bytes: u64,
+    /// Folders indexed.
+    pub roots: Vec<String>,
+    /// Counts per indexed folder.
+    pub folders: Vec<FolderCounts>,
+    /// The running (or last) `watch`: queue length, last reconcile, folder modes.
+    pub watch: Option<WatchHealth>,
+}
+
+/// What one indexed folder holds.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct FolderCounts {
+    /// The folder.
+    pub path: String,
+    /// Files recorded (indexed or not).
+    pub files: u64,
+    /// Documents searchable.
+    pub documents: u64,
+    /// Chunks of those documents.
+    pub chunks: u64,
+    /// Files whose last read failed (they are listed in `problems`).
+    pub failing: u64,
+}
+
+/// A file that is not (fully) indexed.
+#[derive(Debug, Clone, Serialize)]
+pub struct FileProblem {
+    /// Path.
+    pub path: String,
+    /// Status.
+    pub status: String,
+    /// Reason.
+    pub reason: Option<String>,
+    /// An older version is still searchable.
+    pub kept_previous: bool,
+}
 
 /// Build the status report. Problem files are listed only when the user's
 /// `audience` may see them: a kept document by its own audience, a file
@@ -65,7 +125,7 @@ pub fn status(store: &Store, audience: &Audience, folders: &[FolderSettings]) ->
         disk_bytes: store.disk_size()?,
         roots,
         folders,
-        watch: crate::watch::health::read(store)?,
+        watch: health::read(store)?,
     })
 }
 

@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 use rust_stemmers::{Algorithm, Stemmer};
 use unicode_segmentation::UnicodeSegmentation;
 
-use crate::store::MAX_TERM_BYTES;
+/// Longest term kept, in bytes; LMDB keys are limited to 511 bytes.
+pub const MAX_TERM_BYTES: usize = 200;
 
 /// Stems and segments text into BM25 terms.
 pub struct Tokenizer {

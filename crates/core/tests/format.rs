@@ -14,8 +14,10 @@ use std::sync::atomic::AtomicBool;
 
 use almirah_core::embed::EmbedderConfig;
 use almirah_core::freshness::record::RecordView;
-use almirah_core::store::{FORMAT_VERSION, meta_keys};
+use almirah_core::ids::{DocId, IdCodec};
+use almirah_core::store::{FORMAT_VERSION, FileRecord, meta_keys};
 use almirah_core::{Engine, EngineConfig, Error, NoProgress};
+use heed::types::{SerdeJson, Str};
 use serde_json::{Value, json};
 
 const SOURCES: &str = "/tmp/almirah-format-sources";
@@ -46,6 +48,34 @@ fn open(data: &Path) -> almirah_core::Result<Engine> {
     cfg.map_size = 1 << 28;
     cfg.audiences = vec!["all-staff".into()];
     Engine::open(cfg)
+}
+
+/// The databases an older format's records are written into.
+struct Raw<'e> {
+    meta: heed::Database<'e, Str, SerdeJson<Value>>,
+    files: heed::Database<'e, Str, SerdeJson<FileRecord>>,
+    tables: heed::Database<'e, IdCodec<DocId>, SerdeJson<Value>>,
+}
+
+/// Put records into the closed library in `data` as an older version of
+/// Almirah wrote them: straight through heed, past the engine, whose writer
+/// only writes the current format and is private to the core.
+fn write_raw(data: &Path, op: impl FnOnce(&Raw<'_>, &mut heed::RwTxn<'_>) -> heed::Result<()>) {
+    // SAFETY: the engine on `data` is closed, so this is the only Env on it
+    // in the process; the temp folder is local.
+    #[allow(unsafe_code)]
+    let env = unsafe { heed::EnvOpenOptions::new().map_size(1 << 28).max_dbs(32).open(data) }.unwrap();
+    let wtxn = env.write_txn().unwrap();
+    env.create_databases_and_commit(wtxn, |opener, wtxn| -> heed::Result<_> {
+        let raw = Raw {
+            meta: opener.create_database(wtxn, Some("meta"))?,
+            files: opener.create_database(wtxn, Some("files"))?,
+            tables: opener.create_database(wtxn, Some("tables"))?,
+        };
+        op(&raw, wtxn)?;
+        Ok(heed::CommitOrAbort::<(), ()>::Commit(()))
+    })
+    .unwrap();
 }
 
 /// Everything a user or the gate can observe, ids included, paths as recorded.
@@ -164,17 +194,10 @@ fn every_committed_format_upgrades_to_what_a_fresh_index_holds_and_newer_ones_ar
     assert!(upgraded["chunk_keys"].as_array().unwrap().iter().all(|e| e[0].as_str().unwrap().contains("::")));
 
     let newer = tempfile::tempdir().unwrap();
-    {
-        let engine = open(newer.path()).unwrap();
-        let stamp = Value::from(FORMAT_VERSION + 1);
-        engine
-            .store()
-            .write(move |mut wtxn, dbs| {
-                dbs.meta.put(&mut wtxn, meta_keys::FORMAT_VERSION, &stamp)?;
-                Ok(wtxn.commit()?)
-            })
-            .unwrap();
-    }
+    drop(open(newer.path()).unwrap());
+    write_raw(newer.path(), |raw, wtxn| {
+        raw.meta.put(wtxn, meta_keys::FORMAT_VERSION, &Value::from(FORMAT_VERSION + 1))
+    });
     let Err(err) = open(newer.path()) else { panic!("a newer format opened") };
     assert!(
         matches!(err, Error::IncompatibleIndex { found, supported } if found == FORMAT_VERSION + 1 && supported == FORMAT_VERSION)
@@ -189,10 +212,10 @@ fn every_committed_format_upgrades_to_what_a_fresh_index_holds_and_newer_ones_ar
 /// The v2 → v3 step: v2 recorded an empty file as `failed: empty`; v3 says `empty`.
 #[test]
 fn the_v2_to_v3_step_marks_empty_files_empty() {
-    use almirah_core::store::{FileRecord, FileStatus};
+    use almirah_core::store::FileStatus;
     let data = tempfile::tempdir().unwrap();
     {
-        let engine = open(data.path()).unwrap();
+        drop(open(data.path()).unwrap());
         let record = |status, reason: &str| FileRecord {
             hash: "00".into(),
             size: 0,
@@ -203,15 +226,11 @@ fn the_v2_to_v3_step_marks_empty_files_empty() {
         };
         let blank = record(FileStatus::Failed, "failed: empty");
         let broken = record(FileStatus::Failed, "failed: bad trailer");
-        engine
-            .store()
-            .write(move |mut wtxn, dbs| {
-                dbs.files.put(&mut wtxn, "/x/blank.txt", &blank)?;
-                dbs.files.put(&mut wtxn, "/x/broken.pdf", &broken)?;
-                dbs.meta.put(&mut wtxn, meta_keys::FORMAT_VERSION, &Value::from(2))?;
-                Ok(wtxn.commit()?)
-            })
-            .unwrap();
+        write_raw(data.path(), |raw, wtxn| {
+            raw.files.put(wtxn, "/x/blank.txt", &blank)?;
+            raw.files.put(wtxn, "/x/broken.pdf", &broken)?;
+            raw.meta.put(wtxn, meta_keys::FORMAT_VERSION, &Value::from(2))
+        });
     }
     let engine = open(data.path()).unwrap();
     let rtxn = engine.store().read_txn().unwrap();
@@ -227,7 +246,7 @@ fn the_v2_to_v3_step_marks_empty_files_empty() {
 /// per document; v6 keeps a list of them.
 #[test]
 fn the_v5_to_v6_step_reads_again_the_office_files_v5_could_not() {
-    use almirah_core::store::{FileRecord, FileStatus};
+    use almirah_core::store::FileStatus;
     let _sources = lay_sources();
     let data = tempfile::tempdir().unwrap();
     let page = format!("{SOURCES}/web/leave-page.html");
@@ -240,7 +259,7 @@ fn the_v5_to_v6_step_reads_again_the_office_files_v5_could_not() {
         serde_json::to_value(table).unwrap()
     };
     {
-        let engine = open(data.path()).unwrap();
+        drop(open(data.path()).unwrap());
         let unsupported = FileRecord {
             hash: "00ff".into(),
             size: 10,
@@ -249,19 +268,14 @@ fn the_v5_to_v6_step_reads_again_the_office_files_v5_could_not() {
             status: FileStatus::Unsupported,
             reason: Some("unsupported".into()),
         };
-        let (page, v5_table) = (page.clone(), fees(2));
-        engine
-            .store()
-            .write(move |mut wtxn, dbs| {
-                dbs.files.put(&mut wtxn, &page, &unsupported)?;
-                dbs.files.put(&mut wtxn, "/x/slides.pptx", &unsupported)?;
-                dbs.files.put(&mut wtxn, "/x/old.doc", &unsupported)?;
-                let tables = dbs.tables.remap_data_type::<heed::types::SerdeJson<Value>>();
-                tables.put(&mut wtxn, &almirah_core::ids::DocId::new(900), &v5_table)?;
-                dbs.meta.put(&mut wtxn, meta_keys::FORMAT_VERSION, &Value::from(5))?;
-                Ok(wtxn.commit()?)
-            })
-            .unwrap();
+        let v5_table = fees(2);
+        write_raw(data.path(), |raw, wtxn| {
+            raw.files.put(wtxn, &page, &unsupported)?;
+            raw.files.put(wtxn, "/x/slides.pptx", &unsupported)?;
+            raw.files.put(wtxn, "/x/old.doc", &unsupported)?;
+            raw.tables.put(wtxn, &DocId::new(900), &v5_table)?;
+            raw.meta.put(wtxn, meta_keys::FORMAT_VERSION, &Value::from(5))
+        });
     }
     let engine = open(data.path()).unwrap();
     let dbs = engine.store().dbs();

@@ -26,7 +26,7 @@ fn docs_by_key(engine: &Engine, date: &str) -> BTreeMap<String, DocView> {
 fn admissible_texts(engine: &Engine, date: &str) -> Vec<String> {
     let rtxn = engine.store().read_txn().unwrap();
     let dbs = engine.store().dbs();
-    let gate = almirah_core::freshness::gate::build(dbs, &rtxn, as_of(engine, date), &[], &[]).unwrap();
+    let gate = almirah_core::store::gate_inputs::build(dbs, &rtxn, as_of(engine, date), &[], &[]).unwrap();
     gate.admissible().iter().map(|id| dbs.chunks.get(&rtxn, &id).unwrap().unwrap().text).collect()
 }
 

@@ -28,6 +28,7 @@ mod calibration;
 mod hash;
 mod http;
 mod multilingual;
+mod retry;
 pub mod transport;
 mod vector;
 
@@ -38,8 +39,9 @@ pub mod test_server;
 pub use builtin::{BUILTIN_DIMENSIONS, BUILTIN_MAX_TOKENS, BUILTIN_MODEL, BuiltinEmbedder};
 pub use calibration::Calibration;
 pub use hash::HashEmbedder;
-pub use http::{HttpOptions, RetryPolicy};
+pub use http::HttpOptions;
 pub use multilingual::{MULTILINGUAL_DIMENSIONS, MULTILINGUAL_MODEL, MultilingualEmbedder};
+pub use retry::RetryPolicy;
 
 /// What a text is embedded as; some models use different prefixes for each.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use reqwest::blocking::{Client, RequestBuilder, Response};
 
-use crate::RetryPolicy;
+use crate::retry::RetryPolicy;
 
 /// Longest server message kept in an error, in bytes.
 const MAX_MESSAGE_BYTES: usize = 400;

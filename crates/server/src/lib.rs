@@ -18,6 +18,45 @@
 //! The as-of date and the audience are never tool arguments: MCP tools
 //! read as of today for the server's (or the token's) profile; the HTTP
 //! API takes `as_of` as a request parameter, because a person chose it.
+//!
+//! # Read-only by construction
+//!
+//! The service reads the library through a [`almirah_core::Reader`] or a
+//! snapshot (it writes only by running the engine's watcher), and the
+//! compiler keeps it from writing any other way: the store's writer
+//! and its LMDB environment are private to `almirah-core`, and so is every
+//! core function that writes. A store opens read transactions:
+//!
+//! ```
+//! # fn read(engine: &almirah_core::Engine) -> almirah_core::Result<u64> {
+//! let rtxn = engine.store().read_txn()?;
+//! Ok(engine.store().dbs().documents.len(&rtxn)?)
+//! # }
+//! ```
+//!
+//! and nothing else: no write operation (E0624, private method),
+//!
+//! ```compile_fail,E0624
+//! # fn write(engine: &almirah_core::Engine) {
+//! let _ = engine.store().write(|wtxn, _dbs| Ok(wtxn.commit()?));
+//! # }
+//! ```
+//!
+//! no environment to open a write transaction on (E0599, no such method),
+//!
+//! ```compile_fail,E0599
+//! # fn write(engine: &almirah_core::Engine) {
+//! let _ = engine.store().env().write_txn();
+//! # }
+//! ```
+//!
+//! and no write path around the engine (E0603, private function).
+//!
+//! ```compile_fail,E0603
+//! # fn write(engine: &almirah_core::Engine, params: &almirah_core::IndexParams) {
+//! let _ = almirah_core::update::remove_folder(engine.store(), params, std::path::Path::new("/x"));
+//! # }
+//! ```
 
 pub mod ask;
 pub mod error;

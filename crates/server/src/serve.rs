@@ -12,7 +12,7 @@ use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use crate::error::ServerError;
-use crate::service::{Service, Setup};
+use crate::service::{Service, Setup, Timeouts};
 use crate::tokens::ExtraTokens;
 
 /// The environment variable of a token for the config's own profile.
@@ -82,32 +82,6 @@ fn allowed_hosts(service: &Service, addr: SocketAddr) -> Vec<String> {
     hosts.push(addr.ip().to_string());
     hosts.extend(service.limits().allowed_hosts.iter().cloned());
     hosts
-}
-
-/// How long connections may take: reading a request's headers, and the
-/// drain after a stop (`[serve] header_timeout_secs`, `shutdown_grace_secs`).
-#[derive(Debug, Clone, Copy)]
-pub struct Timeouts {
-    /// A client that has not sent a whole request head by then is cut
-    /// (slow or half-sent requests cannot hold connections open).
-    pub header_read: Duration,
-    /// After a stop, requests in progress may finish this long; then
-    /// every connection still open is cut.
-    pub grace: Duration,
-    /// Connections served at once; more wait in the listen backlog.
-    pub max_connections: usize,
-}
-
-impl Timeouts {
-    /// The timeouts `[serve]` of `config` asks for.
-    pub fn of(config: &Config) -> Self {
-        let s = &config.serve;
-        Self {
-            header_read: Duration::from_millis(s.header_timeout_ms.max(100)),
-            grace: Duration::from_millis(s.shutdown_grace_ms),
-            max_connections: s.max_connections.max(1),
-        }
-    }
 }
 
 /// What a stopped server did.

@@ -57,6 +57,58 @@ impl Limits {
     }
 }
 
+/// A query or question: not empty, at most `max` characters.
+///
+/// # Errors
+/// 400 `empty-query` or `query-too-long`.
+pub fn check_text(what: &str, text: &str, max: usize) -> Result<(), ApiError> {
+    if text.trim().is_empty() {
+        return Err(ApiError::bad_request("empty-query", format!("the {what} is empty")));
+    }
+    check_length(what, text, max)
+}
+
+/// Any text argument: at most `max` characters (it may be empty).
+///
+/// # Errors
+/// 400 `query-too-long`.
+pub fn check_length(what: &str, text: &str, max: usize) -> Result<(), ApiError> {
+    let n = text.chars().count();
+    if n > max {
+        return Err(ApiError::bad_request(
+            "query-too-long",
+            format!("the {what} has {n} characters; the limit is {max}"),
+        ));
+    }
+    Ok(())
+}
+
+/// How long connections may take: reading a request's headers, and the
+/// drain after a stop (`[serve] header_timeout_secs`, `shutdown_grace_secs`).
+#[derive(Debug, Clone, Copy)]
+pub struct Timeouts {
+    /// A client that has not sent a whole request head by then is cut
+    /// (slow or half-sent requests cannot hold connections open).
+    pub header_read: Duration,
+    /// After a stop, requests in progress may finish this long; then
+    /// every connection still open is cut.
+    pub grace: Duration,
+    /// Connections served at once; more wait in the listen backlog.
+    pub max_connections: usize,
+}
+
+impl Timeouts {
+    /// The timeouts `[serve]` of `config` asks for.
+    pub fn of(config: &Config) -> Self {
+        let s = &config.serve;
+        Self {
+            header_read: Duration::from_millis(s.header_timeout_ms.max(100)),
+            grace: Duration::from_millis(s.shutdown_grace_ms),
+            max_connections: s.max_connections.max(1),
+        }
+    }
+}
+
 /// Counters since the start, for `status` and the tests.
 #[derive(Debug, Default)]
 pub struct Stats {
@@ -135,7 +187,7 @@ pub struct Service {
     pub(crate) stats: Arc<Stats>,
     pub(crate) own: Principal,
     pub(crate) started: Instant,
-    pub(crate) timeouts: crate::serve::Timeouts,
+    pub(crate) timeouts: Timeouts,
 }
 
 impl Service {
@@ -148,7 +200,7 @@ impl Service {
         let (spec, options) = (setup.config.model.spec.clone(), setup.config.model.options.clone());
         let library = engine.clone();
         let model: ModelFactory = Arc::new(move || {
-            almirah_answer::providers::for_library(&spec, &options, &library)
+            almirah_answer::providers::for_library(&spec, &options, &library.reader())
                 .map(Arc::from)
                 .map_err(|e| format!("model {spec:?}: {e}"))
         });
@@ -175,7 +227,7 @@ impl Service {
             stats: Arc::new(Stats::default()),
             own,
             started: Instant::now(),
-            timeouts: crate::serve::Timeouts::of(config),
+            timeouts: Timeouts::of(config),
         }))
     }
 

@@ -125,7 +125,7 @@ async fn ask(
     cancel: CancellationToken,
 ) -> CallToolResult {
     let question = arguments.get("question").and_then(Value::as_str).map(str::trim).unwrap_or_default();
-    if let Err(e) = crate::http::check_text("question", question, service.limits().max_query_chars) {
+    if let Err(e) = crate::service::check_text("question", question, service.limits().max_query_chars) {
         return error(format!("error: {}", e.message));
     }
     let request = AskRequest { question: question.to_string(), today: chrono::Local::now().date_naive(), mode: None };
@@ -152,7 +152,7 @@ async fn ask(
 /// `/v1/search` and `/v1/ask` bound theirs.
 fn check_lengths(name: &str, arguments: &Value, max: usize) -> Result<(), ApiError> {
     match arguments {
-        Value::String(text) => crate::http::check_length(&format!("argument {name:?}"), text, max),
+        Value::String(text) => crate::service::check_length(&format!("argument {name:?}"), text, max),
         Value::Array(items) => items.iter().try_for_each(|v| check_lengths(name, v, max)),
         Value::Object(map) => map.iter().try_for_each(|(k, v)| check_lengths(k, v, max)),
         _ => Ok(()),

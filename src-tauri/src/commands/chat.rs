@@ -41,7 +41,7 @@ pub async fn ask(state: State<'_, AppState>, request: AskRequest, on_status: Cha
     // The HTTP providers hold a blocking client, which must be built and
     // dropped off the async runtime (reqwest panics otherwise).
     blocking(move || {
-        let model = almirah_answer::providers::for_library(&config.model.spec, &config.model.options, &engine)
+        let model = almirah_answer::providers::for_library(&config.model.spec, &config.model.options, &engine.reader())
             .map_err(|e| CommandError::invalid(format!("model {:?}: {e}", config.model.spec)))?;
         let model: Arc<dyn almirah_answer::model::ChatModel> = Arc::from(model);
         let status = move |line: &str| {

@@ -11,7 +11,7 @@
 
 use std::sync::Arc;
 
-use almirah_core::Engine;
+use almirah_core::Reader;
 use almirah_embed::Embedder;
 
 use super::keys::{FoundKey, KeyLookup, find_key};
@@ -114,15 +114,20 @@ fn from_spec_with(
     }
 }
 
-/// [`from_spec`] for the library `engine` opens: the builtin model gets its
+/// [`from_spec`] for the library `reader` reads: the builtin model gets its
 /// embedder (loaded now) to rank sentences by meaning, or words alone when
-/// the embedder cannot be loaded.
+/// the embedder cannot be loaded. The reader lends the embedder only; it
+/// cannot write.
 ///
 /// # Errors
 /// As [`from_spec`].
-pub fn for_library(spec: &str, options: &ProviderOptions, engine: &Engine) -> Result<Box<dyn ChatModel>, ModelError> {
+pub fn for_library(
+    spec: &str,
+    options: &ProviderOptions,
+    reader: &Reader<'_>,
+) -> Result<Box<dyn ChatModel>, ModelError> {
     let builtin = matches!(parse_spec(spec)?, ModelSpec::Builtin);
-    let embedder = builtin.then(|| engine.shared_embedder().ok()).flatten();
+    let embedder = builtin.then(|| reader.embedder().ok()).flatten();
     from_spec_with(spec, options, embedder)
 }
 

@@ -37,8 +37,8 @@ impl Answering {
     pub fn from_cli(cli: &Cli, engine: &Engine, model: Option<&str>, mode: Option<&str>) -> Result<Self> {
         let (file, _) = config::load(cli.config.as_deref())?;
         let spec = model.unwrap_or(&file.model.spec);
-        let chat =
-            providers::for_library(spec, &file.model.options, engine).with_context(|| format!("model {spec:?}"))?;
+        let chat = providers::for_library(spec, &file.model.options, &engine.reader())
+            .with_context(|| format!("model {spec:?}"))?;
         let mode = match mode {
             Some(m) => Mode::from_str(m).map_err(|e| anyhow!(e))?,
             None => file.model.mode,

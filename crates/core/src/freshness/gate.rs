@@ -4,22 +4,18 @@
 //! the withheld set feeds only the notes. Documents outside the audience are
 //! *hidden*: the gate keeps no status or metadata for them, so nothing built
 //! from a gate can name them.
+//!
+//! The gate is pure: its inputs are read from the library by
+//! [`crate::store::gate_inputs`].
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use heed::RoTxn;
-
-use super::describe::FolderSettings;
-use super::meta::DocMeta;
-use super::overrides;
-use super::record::{GateRecord, RecordView};
 use super::records::{StatusRecords, StatusTable};
 use super::session::Session;
 use super::status::{AsOf, DocStatus};
-use crate::error::{Error, Result};
+use super::unreadable::UnreadableMark;
 use crate::ids::{ChunkId, ChunkSet, DocId};
-use crate::store::{Databases, doc_facet};
 
 /// What every gate of one committed library state is built from: the
 /// writer's per-document gate records and its failed-files set (issue 16;
@@ -29,85 +25,16 @@ use crate::store::{Databases, doc_facet};
 #[derive(Debug, Default)]
 pub struct GateInputs {
     records: StatusRecords,
-    unreadable_newer: BTreeMap<DocId, Vec<super::unreadable::UnreadableMark>>,
+    unreadable_newer: BTreeMap<DocId, Vec<UnreadableMark>>,
 }
 
 impl GateInputs {
-    /// Read the writer's gate state in `rtxn` (format v8: the status records
-    /// built, one value of about 60 bytes per document; built from the
-    /// per-document records when absent) and the failed-files set;
-    /// `folders` give each failed file's date order.
-    ///
-    /// # Errors
-    /// LMDB errors; [`Error::DataCorruption`] for a state or record that
-    /// does not decode.
-    pub fn load(dbs: &Databases, rtxn: &RoTxn<'_>, folders: &[FolderSettings]) -> Result<Self> {
-        let Some(bytes) = dbs.gate_state.get(rtxn, GATE_STATE)? else {
-            return Self::from_gate_records(dbs, rtxn, folders);
-        };
-        let records =
-            StatusRecords::decode(bytes).map_err(|e| Error::DataCorruption(format!("the stored gate state: {e}")))?;
-        Self::with_marks(dbs, rtxn, records, folders)
+    /// The inputs made of the status `records` and the unreadable-newer-
+    /// version marks of their documents (read from the library by
+    /// [`crate::store::gate_inputs`]).
+    pub(crate) fn new(records: StatusRecords, unreadable_newer: BTreeMap<DocId, Vec<UnreadableMark>>) -> Self {
+        Self { records, unreadable_newer }
     }
-
-    /// The inputs built from the per-document gate records, ignoring the
-    /// stored gate state (format v7's read path; the benchmark's "before").
-    ///
-    /// # Errors
-    /// As [`GateInputs::load`].
-    pub fn from_gate_records(dbs: &Databases, rtxn: &RoTxn<'_>, folders: &[FolderSettings]) -> Result<Self> {
-        Self::with_marks(dbs, rtxn, stored_records(dbs, rtxn)?, folders)
-    }
-
-    /// The inputs recomputed from every document's full metadata (overrides
-    /// applied) and chunk facet, ignoring the stored records: the reference
-    /// the stored records are checked against.
-    ///
-    /// # Errors
-    /// LMDB errors.
-    pub fn recompute(dbs: &Databases, rtxn: &RoTxn<'_>, folders: &[FolderSettings]) -> Result<Self> {
-        let mut encoded = Vec::new();
-        for (id, meta) in load_metas(dbs, rtxn)? {
-            let chunks = dbs.facets.get(rtxn, &doc_facet(id))?.unwrap_or_default();
-            encoded.push((id, GateRecord::from_meta(&meta, chunks.iter().map(ChunkId::get)).encode()));
-        }
-        let mut views = Vec::with_capacity(encoded.len());
-        for (id, bytes) in &encoded {
-            views.push((*id, decode_record(*id, bytes)?));
-        }
-        Self::with_marks(dbs, rtxn, StatusRecords::from_views(&views), folders)
-    }
-
-    fn with_marks(
-        dbs: &Databases,
-        rtxn: &RoTxn<'_>,
-        records: StatusRecords,
-        folders: &[FolderSettings],
-    ) -> Result<Self> {
-        let unreadable_newer = super::unreadable::marks(dbs, rtxn, &records, folders)?;
-        Ok(Self { records, unreadable_newer })
-    }
-}
-
-/// Key of the one entry of [`Databases::gate_state`].
-pub const GATE_STATE: &str = "state";
-
-/// The status records built from the stored per-document gate records in
-/// `txn` (what the writer stores as the gate state).
-///
-/// # Errors
-/// LMDB errors; [`Error::DataCorruption`] for a record that does not decode.
-pub fn stored_records(dbs: &Databases, txn: &RoTxn<'_>) -> Result<StatusRecords> {
-    let mut views = Vec::with_capacity(dbs.gate_docs.len(txn)? as usize);
-    for entry in dbs.gate_docs.iter(txn)? {
-        let (id, bytes) = entry?;
-        views.push((id, decode_record(id, bytes)?));
-    }
-    Ok(StatusRecords::from_views(&views))
-}
-
-fn decode_record(id: DocId, bytes: &[u8]) -> Result<RecordView<'_>> {
-    RecordView::decode(bytes).map_err(|e| Error::DataCorruption(format!("gate record of document {id}: {e}")))
 }
 
 /// The gate's verdicts for one as-of date and one audience.
@@ -222,37 +149,4 @@ impl Gate {
             .collect();
         Self { as_of, inputs, admissible, withheld, visible, statuses, amended_by, unreadable }
     }
-}
-
-/// Read every document's metadata (with overrides applied) in `rtxn`.
-///
-/// # Errors
-/// LMDB errors.
-pub fn load_metas(dbs: &Databases, rtxn: &RoTxn<'_>) -> Result<BTreeMap<DocId, DocMeta>> {
-    let mut metas = BTreeMap::new();
-    for entry in dbs.doc_meta.iter(rtxn)? {
-        let (id, mut meta) = entry?;
-        if let Some(o) = dbs.overrides.get(rtxn, &id)? {
-            overrides::apply(&mut meta, &o);
-        }
-        metas.insert(id, meta);
-    }
-    Ok(metas)
-}
-
-/// Build the gate for `as_of` and the user's `audiences`, in one read
-/// transaction (inputs loaded afresh; a [`crate::read::Reader`] reuses them).
-/// `folders` give each file's date order for the unreadable-newer-version marks.
-///
-/// # Errors
-/// LMDB errors.
-pub fn build(
-    dbs: &Databases,
-    rtxn: &RoTxn<'_>,
-    as_of: AsOf,
-    audiences: &[String],
-    folders: &[FolderSettings],
-) -> Result<Gate> {
-    let inputs = Arc::new(GateInputs::load(dbs, rtxn, folders)?);
-    Ok(Gate::from_inputs(inputs, as_of, audiences))
 }

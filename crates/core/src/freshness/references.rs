@@ -109,7 +109,7 @@ pub fn references(file_stem: &str, header: &str, session: Option<Session>) -> Ve
     if let Some(c) = RFC_HEADER.captures(header) {
         refs.push(format!("rfc:{}", trim_zeros(&c[1])));
     }
-    refs.push(format!("name:{}", crate::update::slug(file_stem)));
+    refs.push(format!("name:{}", crate::source_file::slug(file_stem)));
     refs.sort();
     refs.dedup();
     refs

@@ -5,16 +5,12 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use heed::RoTxn;
-
 use super::describe::{FolderSettings, sidecar_audience};
 use super::meta::{DocMeta, Field, Provenance};
 use super::records::StatusRecords;
 use super::series::{analyse_path, compare_versions};
 use super::status::audience_allowed;
-use crate::error::Result;
 use crate::ids::DocId;
-use crate::store::{Databases, get_meta, meta_keys};
 
 /// Who may know of a file that has no document (it failed to read, and
 /// no earlier version is kept): the audience its `<file>.meta.toml`
@@ -31,8 +27,8 @@ pub fn failed_file_visible(path: &Path, folders: &[FolderSettings], audiences: &
 /// (only its audience is set; see [`failed_file_visible`]).
 pub fn failed_file_meta(path: &Path, folders: &[FolderSettings]) -> DocMeta {
     let folder = || FolderSettings::holding(folders, path).and_then(|f| f.audience.clone());
-    let audience = match std::fs::read(crate::update::scan::sidecar_path(path)) {
-        Ok(bytes) => match crate::update::parse_sidecar(&bytes) {
+    let audience = match std::fs::read(crate::source_file::sidecar_path(path)) {
+        Ok(bytes) => match crate::source_file::parse_sidecar(&bytes) {
             Ok(sidecar) => sidecar_audience(&sidecar).map(|f| f.value).or_else(folder),
             Err(_) => Some(Vec::new()),
         },
@@ -60,28 +56,19 @@ impl UnreadableMark {
 }
 
 /// Documents with an unreadable newer version, with the marks to show, in
-/// path order. The failed files are the writer's failed-files set
-/// ([`crate::store::gate_records`]); the documents are the status
-/// `records` built from the stored gate records, with their series index.
-/// A failed file's path is read with the date order of the watched folder
-/// holding it (`folders`; day-month when none does).
-///
-/// # Errors
-/// Storage errors; [`crate::Error::DataCorruption`] for a failed-file
-/// entry that does not decode.
+/// path order. `failed` holds the failed files (path and reason: the
+/// writer's failed-files set); `roots` the folders indexed; `records` the
+/// documents, with their series index. A failed file's path is read, below
+/// its root, with the date order of the watched folder holding it
+/// (`folders`; day-month when none does).
 pub fn marks(
-    dbs: &Databases,
-    rtxn: &RoTxn<'_>,
+    failed: &[(&str, String)],
+    roots: &[String],
     records: &StatusRecords,
     folders: &[FolderSettings],
-) -> Result<BTreeMap<DocId, Vec<UnreadableMark>>> {
+) -> BTreeMap<DocId, Vec<UnreadableMark>> {
     let mut out = BTreeMap::new();
-    if dbs.gate_failed.is_empty(rtxn)? {
-        return Ok(out);
-    }
-    let roots: Vec<String> = get_meta(dbs, rtxn, meta_keys::ROOTS)?.unwrap_or_default();
-    for entry in dbs.gate_failed.iter(rtxn)? {
-        let (path, failed) = entry?;
+    for (path, reason) in failed {
         let Some(root) = roots.iter().filter(|r| Path::new(path).starts_with(r)).max_by_key(|r| r.len()) else {
             continue;
         };
@@ -92,7 +79,6 @@ pub fn marks(
             continue;
         }
         let newer = (tokens.version.as_deref(), tokens.date, tokens.session);
-        let reason = failed.reason.clone().unwrap_or_else(|| failed.status.as_str().to_string());
         let mut who: Option<DocMeta> = None;
         for &pos in records.versioned_in_series(tokens.series_key.as_str()) {
             let Some(id) = records.id(pos) else { continue };
@@ -103,5 +89,5 @@ pub fn marks(
             }
         }
     }
-    Ok(out)
+    out
 }

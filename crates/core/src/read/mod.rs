@@ -25,7 +25,7 @@ use heed::{RoTxn, WithoutTls};
 pub use chunk::{ChunkRead, CitationCheck};
 pub use documents::DocView;
 pub use gate_cache::GateCache;
-pub use search::{DocFilter, GatedResults, WithheldHit, check_identity};
+pub use search::{DocFilter, GatedResults, WithheldHit};
 pub use table::TableLookup;
 
 use crate::error::{Error, Result};

@@ -5,7 +5,8 @@ use almirah_embed::EmbedderId;
 use serde::Serialize;
 
 use super::Snapshot;
-use crate::error::{Error, Result};
+use crate::embedder_choice::check_identity;
+use crate::error::Result;
 use crate::freshness::gate::Gate;
 use crate::freshness::{AsOf, Reason, Session, StatusLabel, Verdict};
 use crate::ids::ChunkSet;
@@ -94,25 +95,13 @@ impl GatedResults {
     }
 }
 
-/// Error unless the stored and configured embedder identities match.
-///
-/// # Errors
-/// [`Error::EmbedderMismatch`].
-pub fn check_identity(stored: &EmbedderId, configured: &EmbedderId) -> Result<()> {
-    if stored == configured {
-        return Ok(());
-    }
-    let describe = |id: &EmbedderId| format!("{}:{} ({} dims)", id.provider, id.model, id.dimensions);
-    Err(Error::EmbedderMismatch { stored: describe(stored), configured: describe(configured) })
-}
-
 impl Snapshot<'_> {
     /// Hybrid search through the gate, narrowed by `filter`; `withheld_k`
     /// withheld hits (0 for none) feed the notes.
     ///
     /// # Errors
-    /// [`Error::EmbedderMismatch`] when the index was built with another
-    /// embedder; [`Error::SnapshotExpired`]; embedder and storage errors.
+    /// [`crate::Error::EmbedderMismatch`] when the index was built with another
+    /// embedder; [`crate::Error::SnapshotExpired`]; embedder and storage errors.
     pub fn search(
         &self,
         query: &str,

@@ -1,37 +1,11 @@
-//! heed codecs for the types the store keeps: RoaringBitmaps (portable
-//! serialisation of the Roaring format spec) and `(term, chunk id)` keys.
+//! Keys and values of the store's byte databases: `(term, chunk id)` keys,
+//! embedding-cache keys and vectors. The id and bitmap codecs live with the
+//! ids ([`crate::ids`]); the term limit with the tokenizer ([`crate::text`]).
 
-use std::borrow::Cow;
-
-use heed::{BoxedError, BytesDecode, BytesEncode};
-use roaring::RoaringBitmap;
+pub use crate::ids::RoaringCodec;
+pub use crate::text::MAX_TERM_BYTES;
 
 use crate::ids::ChunkId;
-
-/// Stores a [`RoaringBitmap`] in the portable Roaring serialisation
-/// (<https://github.com/RoaringBitmap/RoaringFormatSpec>).
-pub struct RoaringCodec;
-
-impl BytesEncode<'_> for RoaringCodec {
-    type EItem = RoaringBitmap;
-
-    fn bytes_encode(item: &Self::EItem) -> Result<Cow<'_, [u8]>, BoxedError> {
-        let mut bytes = Vec::with_capacity(item.serialized_size());
-        item.serialize_into(&mut bytes)?;
-        Ok(Cow::Owned(bytes))
-    }
-}
-
-impl BytesDecode<'_> for RoaringCodec {
-    type DItem = RoaringBitmap;
-
-    fn bytes_decode(bytes: &[u8]) -> Result<Self::DItem, BoxedError> {
-        Ok(RoaringBitmap::deserialize_from(bytes)?)
-    }
-}
-
-/// Longest term kept, in bytes; LMDB keys are limited to 511 bytes.
-pub const MAX_TERM_BYTES: usize = 200;
 
 /// Key of the term-frequency database: `term bytes, 0x00, chunk id (u32 big-endian)`.
 /// Big-endian ids keep all chunks of one term contiguous and ordered.

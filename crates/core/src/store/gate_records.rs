@@ -22,9 +22,9 @@
 use heed::{RoTxn, RwTxn};
 use serde::{Deserialize, Serialize};
 
-use super::{Databases, FileRecord, FileStatus, doc_facet};
+use super::gate_inputs::stored_records;
+use super::{Databases, FileRecord, FileStatus, GATE_STATE, doc_facet};
 use crate::error::Result;
-use crate::freshness::gate::{GATE_STATE, stored_records};
 use crate::freshness::overrides;
 use crate::freshness::record::GateRecord;
 use crate::freshness::records::StatusRecords;

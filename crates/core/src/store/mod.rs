@@ -1,11 +1,20 @@
 //! One LMDB environment per library, every database declared here
 //! (ARCHITECTURE §3; milli's `Index` struct). Reads take a [`heed::RoTxn`],
 //! writes go through [`crate::update`], which owns the only write transaction.
+//!
+//! The write capability is the compiler's to guard: `Store::write` (the one
+//! way to the writer thread) and the environment are private to this crate,
+//! and so is every function of the crate that writes through them. Code
+//! outside the core (answer, server, CLI, desktop app) that holds a
+//! [`Store`] can open read transactions and nothing else; it changes a
+//! library only through the [`crate::Engine`]'s operations.
 
 mod codec;
 pub mod dump;
 mod fs_check;
+pub mod gate_inputs;
 pub mod gate_records;
+pub mod health;
 mod records;
 mod upgrade;
 mod writer;
@@ -115,8 +124,7 @@ pub struct Databases {
     /// The failed-files set (since format v7): path → why a file that serves
     /// no document could not be read ([`gate_records::FailedFile`]).
     pub gate_failed: heed::Database<'static, Str, SerdeBincode<gate_records::FailedFile>>,
-    /// The gate state (since format v8): under
-    /// [`crate::freshness::gate::GATE_STATE`], every document's status
+    /// The gate state (since format v8): under [`GATE_STATE`], every document's status
     /// record with references resolved and series ranked
     /// ([`crate::freshness::records::StatusRecords::encode`]), rebuilt by the
     /// writer in every transaction that changes a gate record, so the first
@@ -134,6 +142,9 @@ impl Databases {
         crate::search::vector::VectorDbs { items: self.vectors, codes: self.vector_codes }
     }
 }
+
+/// Key of the one entry of [`Databases::gate_state`].
+pub const GATE_STATE: &str = "state";
 
 /// Key of [`Databases::vector_queue`] holding the chunks waiting for a vector.
 pub const VECTOR_QUEUE_PENDING: &str = "pending";
@@ -160,7 +171,8 @@ pub fn put_pending_vectors(dbs: &Databases, wtxn: &mut heed::RwTxn<'_>, queue: &
 }
 
 /// An open library. Reads open their own transactions ([`Store::read_txn`]);
-/// every write is an operation for the one writer thread ([`Store::write`]).
+/// every write is an operation for the one writer thread (`Store::write`,
+/// which only the core can call).
 pub struct Store {
     // Dropped first: the writer thread finishes its queue before the env closes.
     writer: writer::Writer,
@@ -290,7 +302,7 @@ impl Store {
     /// # Errors
     /// LMDB errors, `op`'s errors, and [`Error::DataCorruption`] when `op`
     /// panicked or the writer has stopped.
-    pub fn write<T, F>(&self, op: F) -> Result<T>
+    pub(crate) fn write<T, F>(&self, op: F) -> Result<T>
     where
         T: Send + 'static,
         F: for<'e> FnOnce(heed::RwTxn<'e>, &Databases) -> Result<T> + Send + 'static,
@@ -301,11 +313,6 @@ impl Store {
     /// Write transactions the writer has opened since the library was opened.
     pub fn write_transactions(&self) -> u64 {
         self.writer.transactions()
-    }
-
-    /// The LMDB environment, for reads (writes go through [`Store::write`]).
-    pub fn env(&self) -> &Env<WithoutTls> {
-        &self.env
     }
 
     /// The databases.

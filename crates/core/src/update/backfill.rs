@@ -56,7 +56,7 @@ pub fn pending(store: &Store) -> Result<ChunkSet> {
 /// # Errors
 /// [`Error::Cancelled`], embedder errors (the batch in hand is not
 /// committed; the queue keeps it) and storage errors.
-pub fn backfill(
+pub(crate) fn backfill(
     store: &Store,
     embedder: &dyn Embedder,
     progress: &dyn Progress,
@@ -71,7 +71,7 @@ pub fn backfill(
 ///
 /// # Errors
 /// As [`backfill`].
-pub fn backfill_up_to(
+pub(crate) fn backfill_up_to(
     store: &Store,
     embedder: &dyn Embedder,
     progress: &dyn Progress,
@@ -115,7 +115,7 @@ struct Job<'a> {
 impl Job<'_> {
     /// Embed `group` (distinct texts once) and commit its vectors.
     fn one_batch(&self, group: &[ChunkId], report: &mut BackfillReport) -> Result<()> {
-        let texts = crate::reembed::chunk_texts(self.store, group)?;
+        let texts = super::chunk_texts(self.store, group)?;
         let keys: Vec<Vec<u8>> = texts.iter().map(|t| cache_key(&self.fingerprint, t)).collect();
         let mut vectors: HashMap<&[u8], Vec<f32>> = HashMap::new();
         {

@@ -108,9 +108,11 @@ pub fn key_base(path: &Path, meta: &DocMeta) -> String {
         Some(series) => series.value.rsplit('/').next().unwrap_or(&series.value).to_string(),
         None => stem,
     };
-    let base = super::slug(&name);
+    let base = crate::source_file::slug(&name);
     match meta.version_label() {
-        Some(v) => format!("{base}@{}", super::slug(&v).replace("-", if v.contains('.') { "." } else { "-" })),
+        Some(v) => {
+            format!("{base}@{}", crate::source_file::slug(&v).replace("-", if v.contains('.') { "." } else { "-" }))
+        }
         None => base,
     }
 }

@@ -20,7 +20,7 @@ const FILES_PER_BATCH: usize = 200;
 ///
 /// # Errors
 /// LMDB errors; batches committed before an error stay committed.
-pub fn remove_folder(store: &Store, folder: &Path) -> Result<IngestReport> {
+pub(crate) fn remove_folder(store: &Store, folder: &Path) -> Result<IngestReport> {
     let started = std::time::Instant::now();
     let (records, identity, vector_index) = {
         let rtxn = store.read_txn()?;

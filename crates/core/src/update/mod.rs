@@ -10,7 +10,6 @@ pub mod filter;
 mod forget;
 mod ocr_summary;
 mod prepare;
-pub(crate) use prepare::parse_sidecar;
 pub mod scan;
 pub mod targeted;
 mod write;
@@ -27,13 +26,13 @@ use serde::Serialize;
 pub use almirah_extract::ocr::OcrOptions;
 pub(crate) use describe_file::folder_for;
 pub use extractor::{ExtractorMode, extract_child_main};
-pub use forget::remove_folder;
+pub(crate) use forget::remove_folder;
 pub use ocr_summary::OcrSummary;
 pub use prepare::{Counters, Prepared};
 pub use targeted::Hint;
-pub use write::slug;
 
 use crate::error::{Error, Result};
+use crate::ids::ChunkId;
 use crate::progress::{Progress, ProgressEvent};
 use crate::store::{FileRecord, FileStatus, Store};
 
@@ -156,6 +155,30 @@ pub fn indexable_text(title: &str, chunk: &ChunkDraft) -> String {
     if context.is_empty() { chunk.text.clone() } else { format!("{}\n{}", context.join(" > "), chunk.text) }
 }
 
+/// The indexable text (title and headings, then the text) of each chunk.
+///
+/// # Errors
+/// [`Error::DataCorruption`] for a missing chunk; LMDB errors.
+pub(crate) fn chunk_texts(store: &Store, ids: &[ChunkId]) -> Result<Vec<String>> {
+    let rtxn = store.read_txn()?;
+    let mut texts = Vec::with_capacity(ids.len());
+    for id in ids {
+        let chunk =
+            store.dbs().chunks.get(&rtxn, id)?.ok_or_else(|| Error::DataCorruption(format!("chunk {id} missing")))?;
+        let draft = almirah_extract::ChunkDraft {
+            ordinal: chunk.ordinal,
+            heading_path: chunk.heading_path,
+            anchor: String::new(),
+            text: chunk.text,
+            byte_span: chunk.byte_span,
+            pages: chunk.pages,
+        };
+        let title = store.dbs().documents.get(&rtxn, &chunk.doc_id)?.map(|d| d.title).unwrap_or_default();
+        texts.push(indexable_text(&title, &draft));
+    }
+    Ok(texts)
+}
+
 /// The title used for chunk context: the extracted title, else the
 /// file's own declared title, else the file stem.
 pub fn context_title(doc: &almirah_extract::Extracted, path: &std::path::Path) -> String {
@@ -168,7 +191,7 @@ pub fn context_title(doc: &almirah_extract::Extracted, path: &std::path::Path) -
 /// [`Error::BadPath`] for a missing folder or a bad glob in its settings,
 /// store and embedder errors, and [`Error::Cancelled`]. Per-file problems
 /// are in the report, never errors.
-pub fn index(
+pub(crate) fn index(
     store: &Store,
     embedder: &dyn Embedder,
     params: &IndexParams,
@@ -198,7 +221,7 @@ pub fn index(
 ///
 /// # Errors
 /// As [`index`]. Nothing is written when no hint needs work.
-pub fn index_paths(
+pub(crate) fn index_paths(
     store: &Store,
     embedder: &dyn Embedder,
     params: &IndexParams,

@@ -12,6 +12,7 @@ use super::extractor::{ExtractedFile, Reading, extract_file};
 use super::scan::ScannedFile;
 use crate::error::Result;
 use crate::progress::{Progress, ProgressEvent};
+use crate::source_file::{parse_sidecar, sidecar_path};
 use crate::store::{FileStatus, Store, cache_key, vector_from_bytes};
 use crate::update::IndexParams;
 
@@ -140,7 +141,7 @@ pub fn prepare(
             return Ok(Step::Ready(failed(file, String::new(), ExtractError::Failed(format!("cannot read: {e}")))));
         }
     };
-    let sidecar_bytes = std::fs::read(super::scan::sidecar_path(&file.path)).ok();
+    let sidecar_bytes = std::fs::read(sidecar_path(&file.path)).ok();
     let mut hasher = blake3::Hasher::new();
     hasher.update(&bytes);
     if let Some(s) = &sidecar_bytes {
@@ -272,12 +273,4 @@ fn cached_vectors(
     }
     counters.cache_hits.fetch_add(vectors.iter().filter(|v| v.is_some()).count(), Ordering::Relaxed);
     Ok(vectors)
-}
-
-/// Parse a `<file>.meta.toml` sidecar into JSON values.
-pub(crate) fn parse_sidecar(bytes: &[u8]) -> Result<BTreeMap<String, serde_json::Value>, String> {
-    let text = std::str::from_utf8(bytes).map_err(|_| "sidecar .meta.toml is not UTF-8".to_string())?;
-    let table: toml::Table = toml::from_str(text).map_err(|e| format!("sidecar .meta.toml: {e}"))?;
-    let value = serde_json::to_value(table).map_err(|e| format!("sidecar .meta.toml: {e}"))?;
-    Ok(serde_json::from_value(value).unwrap_or_default())
 }

@@ -8,6 +8,7 @@ use std::time::UNIX_EPOCH;
 use heed::RoTxn;
 
 use crate::error::{Error, Result};
+use crate::source_file::sidecar_path;
 use crate::store::{Databases, FileRecord};
 
 /// A file found on disk.
@@ -93,13 +94,6 @@ pub fn records_under(dbs: &Databases, rtxn: &RoTxn<'_>, prefix: &Path) -> Result
         }
     }
     Ok(out)
-}
-
-/// The sidecar of a file: `<file>.meta.toml` beside it.
-pub fn sidecar_path(path: &Path) -> PathBuf {
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(".meta.toml");
-    path.with_file_name(name)
 }
 
 /// Fold a sidecar's size and mtime into the file's, so editing the sidecar

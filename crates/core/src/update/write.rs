@@ -403,29 +403,3 @@ fn file_record(
 fn file_stem(path: &std::path::Path) -> String {
     path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
 }
-
-/// Lowercase ASCII slug: letters and digits kept, runs of anything else
-/// become one `-`; at most 64 bytes; `doc` when empty.
-pub fn slug(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        if c.is_ascii_alphanumeric() {
-            out.push(c.to_ascii_lowercase());
-        } else if !out.ends_with('-') && !out.is_empty() {
-            out.push('-');
-        }
-    }
-    let trimmed: String = out.trim_matches('-').chars().take(64).collect();
-    if trimmed.is_empty() { "doc".to_string() } else { trimmed }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::slug;
-
-    #[test]
-    fn slugs_are_readable_and_never_empty() {
-        assert_eq!(slug("Circular-14 (2026-27)"), "circular-14-2026-27");
-        assert_eq!(slug("छात्रावास"), "doc");
-    }
-}

@@ -9,9 +9,9 @@ use std::time::Duration;
 use notify::{PollWatcher, RecommendedWatcher, RecursiveMode};
 use notify_debouncer_full::{DebounceEventResult, Debouncer, NoCache, RecommendedCache, new_debouncer_opt};
 
-use super::health::{WatchMode, WatchedFolder};
 use super::{Msg, WatchOptions};
 use crate::error::{Error, Result};
+use crate::store::health::{WatchMode, WatchedFolder};
 
 /// What the user is told when inotify runs out of watches.
 pub const WATCH_LIMIT_REASON: &str =

@@ -3,7 +3,7 @@
 //!
 //! OS events are **hints**, never facts. notify's debouncer (300 ms) turns a
 //! burst of raw events into paths; each path is re-stat'ed and hashed and
-//! goes through the ordinary write path ([`crate::update::index_paths`]): the
+//! goes through the ordinary write path ([`crate::Engine::index_paths`]): the
 //! producer thread extracts and embeds, the one writer commits batches. So an
 //! atomic save (temp file renamed over the target) is one update of the
 //! target, a move inside the library keeps the document (hash-based move
@@ -25,7 +25,6 @@
 
 mod backend;
 mod clock;
-pub mod health;
 mod hints;
 mod lock;
 mod service;
@@ -38,7 +37,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-pub use health::{WatchHealth, WatchMode, WatchedFolder};
+pub use crate::store::health::{WatchHealth, WatchMode, WatchedFolder};
 
 use crate::engine::Engine;
 use crate::error::{Error, Result};

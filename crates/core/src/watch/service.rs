@@ -11,12 +11,12 @@ use chrono::Utc;
 
 use super::backend::{self, Backend, WATCH_LIMIT_REASON};
 use super::clock::CommitClock;
-use super::health::{self, WatchHealth, WatchMode, WatchedFolder};
 use super::hints::{self, Pending};
 use super::{Change, ChangeSource, Msg, Notice, NoticeSink, WatchOptions};
 use crate::engine::Engine;
 use crate::error::{Error, Result};
 use crate::freshness::FolderSettings;
+use crate::store::health::{self, WatchHealth, WatchMode, WatchedFolder};
 use crate::update::filter::Filters;
 use crate::update::{Hint, IngestReport};
 

@@ -1,7 +1,7 @@
 //! HTTP embedders: Ollama, OpenAI-compatible and Gemini.
 //!
 //! One generic [`HttpEmbedder`] does what all three share: split the input
-//! into batches, add prefixes, POST with retries ([`retry`]), check that the
+//! into batches, add prefixes, POST with retries ([`crate::retry`]), check that the
 //! answer has one vector per text and consistent dimensions, L2-normalise.
 //! Each provider ([`Wire`]) only builds its request body and parses its answer.
 //!
@@ -14,15 +14,14 @@
 mod gemini;
 mod ollama;
 mod openai;
-mod retry;
 
 use std::fmt::Debug;
 use std::sync::OnceLock;
 
 use serde::de::DeserializeOwned;
 
+pub use crate::retry::RetryPolicy;
 use crate::transport::{AuthStyle, Secret, Transport, TransportConfig, TransportError};
-pub use retry::RetryPolicy;
 
 use crate::vector::normalize;
 use crate::{EmbedError, Embedder, EmbedderConfig, EmbedderId, InputKind};

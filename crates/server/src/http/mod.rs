@@ -44,6 +44,7 @@ use tokio_util::sync::CancellationToken;
 use crate::error::ApiError;
 use crate::mcp::McpServer;
 use crate::service::Service;
+pub use crate::service::{check_length, check_text};
 
 /// The whole API for `service`. `hosts` are the `Host` names the MCP
 /// endpoint accepts (DNS-rebinding protection); `stop` ends its sessions.
@@ -168,32 +169,6 @@ async fn json_errors(request: Request, next: Next) -> Response {
     }
     *out.extensions_mut() = parts.extensions;
     out
-}
-
-/// A query or question: not empty, at most `max` characters.
-///
-/// # Errors
-/// 400 `empty-query` or `query-too-long`.
-pub fn check_text(what: &str, text: &str, max: usize) -> Result<(), ApiError> {
-    if text.trim().is_empty() {
-        return Err(ApiError::bad_request("empty-query", format!("the {what} is empty")));
-    }
-    check_length(what, text, max)
-}
-
-/// Any text argument: at most `max` characters (it may be empty).
-///
-/// # Errors
-/// 400 `query-too-long`.
-pub fn check_length(what: &str, text: &str, max: usize) -> Result<(), ApiError> {
-    let n = text.chars().count();
-    if n > max {
-        return Err(ApiError::bad_request(
-            "query-too-long",
-            format!("the {what} has {n} characters; the limit is {max}"),
-        ));
-    }
-    Ok(())
 }
 
 /// An `as_of` parameter: `YYYY-MM-DD` or `DD.MM.YYYY`.

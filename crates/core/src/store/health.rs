@@ -1,14 +1,15 @@
 //! The watcher's health, kept in the `health` database so `almirah status`
 //! in another process can show it: queue length, last reconcile, how each
-//! folder is watched, and whether the watcher is still alive.
+//! folder is watched, and whether the watcher is still alive. The watcher
+//! ([`crate::watch`]) writes it; `status` ([`crate::status`]) reads it.
 
 use std::path::PathBuf;
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
+use super::Store;
 use crate::error::{Error, Result};
-use crate::store::Store;
 
 /// Key of the watcher's record in the `health` database.
 const WATCH_KEY: &str = "watch";
@@ -83,7 +84,7 @@ pub struct WatchHealth {
 ///
 /// # Errors
 /// LMDB errors; [`Error::DataCorruption`] if it cannot be encoded.
-pub fn write(store: &Store, health: &WatchHealth) -> Result<()> {
+pub(crate) fn write(store: &Store, health: &WatchHealth) -> Result<()> {
     let value = serde_json::to_value(health).map_err(|e| Error::DataCorruption(e.to_string()))?;
     store.write(move |mut wtxn, dbs| {
         dbs.health.put(&mut wtxn, WATCH_KEY, &value)?;
