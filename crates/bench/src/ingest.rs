@@ -331,7 +331,8 @@ fn cpu_seconds() -> Result<f64> {
     let stat = std::fs::read_to_string("/proc/self/stat").context("reading /proc/self/stat")?;
     let after = stat.rsplit_once(") ").map(|(_, rest)| rest).context("parsing /proc/self/stat")?;
     let fields: Vec<&str> = after.split_whitespace().collect();
-    let ticks: u64 = fields.get(11..15).context("short /proc/self/stat")?.iter().map(|f| f.parse::<u64>().unwrap_or(0)).sum();
+    let ticks: u64 =
+        fields.get(11..15).context("short /proc/self/stat")?.iter().map(|f| f.parse::<u64>().unwrap_or(0)).sum();
     Ok(ticks as f64 / 100.0)
 }
 

@@ -79,8 +79,8 @@ pub struct LatencyResult {
     pub depth: usize,
     /// Exact f32 scan at or below this many candidates.
     pub exact_max: u64,
-    /// Binary first pass at or above this many candidates.
-    pub binary_min: u64,
+    /// Shortlist of the binary pass, at least.
+    pub shortlist_min: usize,
     /// Per library.
     pub libraries: Vec<LibraryLatency>,
 }
@@ -179,7 +179,7 @@ pub fn run(opts: &Options) -> Result<LatencyResult> {
         k: base.k,
         depth: base.depth,
         exact_max: base.vector.exact_max,
-        binary_min: base.vector.binary_min,
+        shortlist_min: base.vector.shortlist_min,
         libraries,
     })
 }

@@ -125,8 +125,8 @@ fn print_latency(r: &LatencyResult) {
         r.vocabulary, r.paragraphs_per_file, r.batch_max_chunks
     );
     println!(
-        "  gated Engine::search as of today (withheld_k 0), k {}, depth {}, exact f32 scan at <= {} candidates, int8 codes above, binary first from {}",
-        r.k, r.depth, r.exact_max, r.binary_min
+        "  gated Engine::search as of today (withheld_k 0), k {}, depth {}, exact f32 scan at <= {} candidates, a rescored binary shortlist of >= {} above",
+        r.k, r.depth, r.exact_max, r.shortlist_min
     );
     println!(
         "  seeded queries of 3-5 Zipf-drawn words; {} warm-up queries per mode; time box {} s per mode (at least {} queries)",
@@ -162,7 +162,7 @@ fn print_latency(r: &LatencyResult) {
 
 fn print_vector_set(s: &VectorSet) {
     println!(
-        "  {} items: blocks (f32 + int8 + binary) {:.1} MiB, {:.0} bytes a vector (arroy's f32 items alone: {:.0}); written with arroy's items in {:.1} s{}; max |sim error| {:.2e}",
+        "  {} items: blocks (f32 + binary) {:.1} MiB, {:.0} bytes a vector (arroy's f32 items alone: {:.0}); written with arroy's items in {:.1} s{}; max |sim error| {:.2e}",
         s.items,
         mib(s.disk_bytes),
         s.disk_bytes as f64 / s.items.max(1) as f64,

@@ -1,7 +1,6 @@
 //! Part 3: vector recall@10 against exact cosine, and latency, for every
-//! plan of the core's vector search (exact f32, int8 codes with f32
-//! rescoring, binary then int8 codes with f32 rescoring, the default
-//! planner) and for arroy's trees at several `search_k` factors, on the
+//! plan of the core's vector search (exact f32, the binary shortlist
+//! rescored in f32, the default planner) and for arroy's trees at several `search_k` factors, on the
 //! embedding-like synthetic data of DEPENDENCIES.md, in a store written as
 //! the library's writer writes it ([`crate::vector_store`]).
 
@@ -81,7 +80,7 @@ pub const CHROMA: [Chroma; 2] = [
 /// One method on one set.
 #[derive(Debug, Clone, Serialize)]
 pub struct VectorRow {
-    /// `exact f32`, `int8+f32`, `binary+int8+f32`, `planner` or `arroy xF`.
+    /// `exact f32`, `binary+f32`, `planner` or `arroy xF`.
     pub method: String,
     /// Whether the 50% candidate filter was applied.
     pub filtered: bool,
@@ -149,14 +148,10 @@ struct Method {
 
 fn methods(trees: bool, items: usize) -> Vec<Method> {
     let planner = VectorParams::default();
-    let forced = |exact_max, binary_min| VectorParams { exact_max, binary_min, arroy_min: u64::MAX, ..planner };
-    let mut plans = vec![
-        ("int8+f32".to_string(), forced(0, u64::MAX)),
-        ("binary+int8+f32".to_string(), forced(0, 0)),
-        ("planner".to_string(), planner),
-    ];
+    let forced = |exact_max| VectorParams { exact_max, arroy_min: u64::MAX, ..planner };
+    let mut plans = vec![("binary+f32".to_string(), forced(0)), ("planner".to_string(), planner)];
     if items <= 100_000 {
-        plans.insert(0, ("exact f32".to_string(), forced(u64::MAX, u64::MAX)));
+        plans.insert(0, ("exact f32".to_string(), forced(u64::MAX)));
     }
     let arroy = |f: usize| (format!("arroy x{f}"), VectorParams { arroy_min: 0, search_k_factor: f, ..planner });
     let mut out = Vec::new();
@@ -177,8 +172,7 @@ fn methods(trees: bool, items: usize) -> Vec<Method> {
 pub fn strategy_text(s: VectorStrategy) -> String {
     match s {
         VectorStrategy::Exact => "exact".into(),
-        VectorStrategy::Int8 { rescored } => format!("int8, {rescored} rescored"),
-        VectorStrategy::Binary { binary_kept, rescored } => format!("binary {binary_kept}, {rescored} rescored"),
+        VectorStrategy::Binary { rescored } => format!("binary, {rescored} rescored"),
         VectorStrategy::Arroy { search_k } => format!("search_k {search_k}"),
     }
 }

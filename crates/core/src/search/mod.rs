@@ -44,7 +44,7 @@ pub struct SearchOptions {
     /// Vector-only hits below this cosine similarity are dropped (default
     /// 0.25, on all-MiniLM-L6-v2's scale; mapped for other builtin embedders).
     pub min_similarity: f32,
-    /// The vector search plan: exact, quantised (int8 or binary) or arroy.
+    /// The vector search plan: exact, binary shortlist rescored, or arroy.
     pub vector: VectorParams,
 }
 

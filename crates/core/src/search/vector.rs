@@ -1,10 +1,11 @@
 //! Vector search over the candidate bitmap, planned per query (ARCHITECTURE
 //! §4, issue 42): an exact f32 scan when the candidates are few; above that
-//! a quantised scan of the vector codes ([`crate::vectors`]: int8, or binary
-//! then int8 for many candidates) whose shortlist is rescored with the exact
-//! f32 vectors; arroy's trees only when they exist and the candidates pass
-//! `arroy_min`. The thresholds are measured by `scripts/bench.sh --parts
-//! vectors` on this kind of machine (see [`VectorParams::default`]).
+//! a binary pass over the candidates' codes ([`crate::vectors`]) whose
+//! shortlist is rescored with the exact f32 vectors; arroy's trees only when
+//! they exist and the candidates pass `arroy_min` (a library no longer
+//! builds them: the benchmark measured them slower at every size). The
+//! thresholds are measured by `scripts/bench.sh --parts vectors` on this
+//! kind of machine (see [`VectorParams::default`]).
 
 use std::num::NonZeroUsize;
 
@@ -13,17 +14,9 @@ use heed::RoTxn;
 
 use crate::error::Result;
 use crate::ids::{ChunkId, ChunkSet};
-use crate::vectors::{self, CodeDb, CodeLayout, QueryCodes, Shortlist};
+use crate::vectors::{self, CodeLayout, QueryCodes};
 
-/// The two stores of a library's vectors: arroy's f32 items (and trees) and
-/// the codes laid out for scanning.
-#[derive(Debug, Clone, Copy)]
-pub struct VectorDbs {
-    /// arroy (cosine), item id = chunk id.
-    pub items: arroy::Database<'static, Cosine>,
-    /// Binary and int8 codes in blocks ([`crate::vectors`]).
-    pub codes: CodeDb,
-}
+pub use crate::vectors::VectorDbs;
 
 /// How the vector search ran.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -31,16 +24,9 @@ pub struct VectorDbs {
 pub enum VectorStrategy {
     /// Exact scan of every candidate's f32 vector.
     Exact,
-    /// int8 codes of every candidate, the best `rescored` rescored in f32.
-    Int8 {
-        /// Candidates rescored with f32.
-        rescored: usize,
-    },
-    /// Binary codes of every candidate, the best `binary_kept` by int8, the
-    /// best `rescored` of those in f32.
+    /// Binary codes of every candidate, the nearest `rescored` by Hamming
+    /// distance rescored in f32.
     Binary {
-        /// Kept after the binary pass.
-        binary_kept: usize,
         /// Candidates rescored with f32.
         rescored: usize,
     },
@@ -56,12 +42,11 @@ pub enum VectorStrategy {
 pub struct VectorParams {
     /// Exact f32 scan at or below this many candidates.
     pub exact_max: u64,
-    /// Binary first pass at or above this many candidates (int8 below).
-    pub binary_min: u64,
-    /// Rescore the best `limit × rescore_factor` (at least 64) by f32.
-    pub rescore_factor: usize,
-    /// The binary pass keeps `limit × binary_factor` (at least 1,000).
-    pub binary_factor: usize,
+    /// The binary pass keeps `max(limit × shortlist_factor, shortlist_min)`
+    /// for the f32 rescoring.
+    pub shortlist_factor: usize,
+    /// See `shortlist_factor`.
+    pub shortlist_min: usize,
     /// arroy at or above this many candidates, when its trees exist
     /// (`u64::MAX`: never).
     pub arroy_min: u64,
@@ -71,18 +56,11 @@ pub struct VectorParams {
 
 impl Default for VectorParams {
     /// Measured with `scripts/bench.sh --parts vectors` (384-d vectors, one
-    /// core of the 2-core CI machine): the int8 scan with f32 rescoring
-    /// matches the exact top 10 (recall@10 ≥ 0.99) and beats the exact scan
-    /// from a few hundred candidates; the binary pass wins from about 50k.
+    /// core of the 2-core CI machine): below about a thousand candidates the
+    /// exact scan costs what the binary pass and its rescoring cost; a
+    /// shortlist of 1,000 keeps recall@10 at 0.99 or more up to 1M vectors.
     fn default() -> Self {
-        Self {
-            exact_max: 256,
-            binary_min: 50_000,
-            rescore_factor: 8,
-            binary_factor: 100,
-            arroy_min: u64::MAX,
-            search_k_factor: 20,
-        }
+        Self { exact_max: 1_000, shortlist_factor: 100, shortlist_min: 1_000, arroy_min: u64::MAX, search_k_factor: 20 }
     }
 }
 
@@ -92,7 +70,7 @@ impl Default for VectorParams {
 ///
 /// # Errors
 /// LMDB and arroy errors; [`crate::Error::DataCorruption`] for a corrupt
-/// code block.
+/// vector block.
 pub fn search(
     dbs: VectorDbs,
     rtxn: &RoTxn<'_>,
@@ -111,24 +89,13 @@ pub fn search(
     if n <= params.exact_max {
         return Ok((exact(dbs, rtxn, index, query, candidates, limit)?, VectorStrategy::Exact));
     }
-    let rescored = (limit * params.rescore_factor).max(64);
-    let plan = if n >= params.binary_min {
-        Shortlist::Binary { keep_binary: (limit * params.binary_factor).max(1_000), keep: rescored }
-    } else {
-        Shortlist::Int8 { keep: rescored }
-    };
+    let keep = (limit * params.shortlist_factor).max(params.shortlist_min);
     let layout = CodeLayout { dims: query.len() };
-    let shortlist =
-        vectors::shortlist(rtxn, dbs.codes, index, layout, &QueryCodes::new(query), candidates.bitmap(), plan)?;
-    let ids: ChunkSet = shortlist.iter().map(|&(id, _)| ChunkId::new(id)).collect();
+    let codes = QueryCodes::new(query);
+    let short = vectors::shortlist(rtxn, dbs.codes, index, layout, &codes, candidates.bitmap(), keep)?;
+    let ids: ChunkSet = short.into_iter().map(ChunkId::new).collect();
     let hits = exact(dbs, rtxn, index, query, &ids, limit)?;
-    let strategy = match plan {
-        Shortlist::Int8 { .. } => VectorStrategy::Int8 { rescored: ids.len() as usize },
-        Shortlist::Binary { keep_binary, .. } => {
-            VectorStrategy::Binary { binary_kept: keep_binary, rescored: ids.len() as usize }
-        }
-    };
-    Ok((hits, strategy))
+    Ok((hits, VectorStrategy::Binary { rescored: ids.len() as usize }))
 }
 
 fn by_arroy(

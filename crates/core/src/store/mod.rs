@@ -130,16 +130,17 @@ pub struct Databases {
     /// writer in every transaction that changes a gate record, so the first
     /// gate after a commit decodes it instead of resolving references.
     pub gate_state: heed::Database<'static, Str, Bytes>,
-    /// The vector codes (since format v9): binary and int8 codes of every
-    /// f32 item in [`Databases::vectors`], in blocks laid out for scanning
-    /// ([`crate::vectors`]), written in the same transaction as the items.
+    /// The vector blocks (since format v9): every vector of the library
+    /// (f32, the one copy) with its binary code, in blocks laid out for
+    /// scanning ([`crate::vectors`]), written in the same transaction as the
+    /// chunks. [`Databases::vectors`] (arroy) is empty from v9 on.
     pub vector_codes: crate::vectors::CodeDb,
 }
 
 impl Databases {
     /// The vector stores a vector search reads.
-    pub fn vector_dbs(&self) -> crate::search::vector::VectorDbs {
-        crate::search::vector::VectorDbs { items: self.vectors, codes: self.vector_codes }
+    pub fn vector_dbs(&self) -> crate::vectors::VectorDbs {
+        crate::vectors::VectorDbs { items: self.vectors, codes: self.vector_codes }
     }
 }
 

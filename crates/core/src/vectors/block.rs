@@ -4,9 +4,7 @@
 //!
 //! ```text
 //! [0, 32)              presence: 4 × u64 LE, bit s = slot s holds a vector
-//! [32, 32 + n·B)       binary codes, B = dims.div_ceil(8) bytes each
-//! [.., + n·4)          int8 scales, f32 LE
-//! [.., + n·dims)       int8 codes
+//! [32, 32 + n·B)       binary codes, B = dims.div_ceil(64) × 8 bytes each
 //! [.., + n·dims·4)     f32 vectors, LE
 //! ```
 //!
@@ -72,6 +70,7 @@ impl<'a> BlockView<'a> {
     }
 
     /// Rank of `slot` among the present slots, if present.
+    #[inline(always)]
     pub fn rank(&self, slot: u32) -> Option<usize> {
         let (w, bit) = ((slot / 64) as usize, slot % 64);
         if w >= 4 || self.presence[w] & (1u64 << bit) == 0 {
@@ -82,32 +81,38 @@ impl<'a> BlockView<'a> {
     }
 
     /// Binary code at `rank`.
+    #[inline(always)]
     pub fn binary(&self, rank: usize) -> &'a [u8] {
         let b = self.layout.binary_bytes();
         &self.bytes[PRESENCE_BYTES + rank * b..PRESENCE_BYTES + (rank + 1) * b]
     }
 
-    /// int8 scale and code at `rank`.
-    pub fn int8(&self, rank: usize) -> (f32, &'a [i8]) {
-        let scales = PRESENCE_BYTES + self.count * self.layout.binary_bytes();
-        let mut s = [0u8; 4];
-        s.copy_from_slice(&self.bytes[scales + rank * 4..scales + rank * 4 + 4]);
-        let codes = scales + self.count * 4 + rank * self.layout.dims;
-        let raw = &self.bytes[codes..codes + self.layout.dims];
-        (f32::from_le_bytes(s), bytemuck::cast_slice(raw))
-    }
-}
-
-impl BlockView<'_> {
-    /// The f32 vector at `rank`, written into `out` (cleared first). Stored
-    /// bytes carry no alignment guarantee, so they are decoded, not cast.
-    pub fn vector_into(&self, rank: usize, out: &mut Vec<f32>) {
+    /// The f32 vector at `rank`: read in place when the stored bytes are
+    /// aligned for f32 (a block larger than a page sits in LMDB overflow
+    /// pages, 16-byte aligned, and the section offsets are multiples of 16),
+    /// else decoded into `buf`.
+    #[inline]
+    pub fn vector<'b>(&self, rank: usize, buf: &'b mut Vec<f32>) -> &'b [f32]
+    where
+        'a: 'b,
+    {
         let dims = self.layout.dims;
-        let start = PRESENCE_BYTES + self.count * (self.layout.binary_bytes() + 4 + dims) + rank * dims * 4;
-        out.clear();
-        out.extend(
-            self.bytes[start..start + dims * 4].chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])),
-        );
+        let start = PRESENCE_BYTES + self.count * self.layout.binary_bytes() + rank * dims * 4;
+        let raw = &self.bytes[start..start + dims * 4];
+        #[cfg(target_endian = "little")]
+        if let Ok(v) = bytemuck::try_cast_slice::<u8, f32>(raw) {
+            return v;
+        }
+        buf.clear();
+        buf.extend(raw.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])));
+        buf
+    }
+
+    /// The f32 vector at `rank`, copied into `out` (cleared first).
+    pub fn vector_into(&self, rank: usize, out: &mut Vec<f32>) {
+        let mut buf = Vec::new();
+        let v = self.vector(rank, &mut buf).to_vec();
+        *out = v;
     }
 }
 
@@ -123,10 +128,9 @@ impl BlockEdit {
         let mut slots = std::collections::BTreeMap::new();
         for slot in present_slots(view.presence()) {
             let rank = view.rank(slot).unwrap_or(0);
-            let (scale, int8) = view.int8(rank);
             let mut vector = Vec::with_capacity(view.layout.dims);
             view.vector_into(rank, &mut vector);
-            slots.insert(slot, Codes { vector, binary: view.binary(rank).to_vec(), scale, int8: int8.to_vec() });
+            slots.insert(slot, Codes { vector, binary: view.binary(rank).to_vec() });
         }
         Self { slots }
     }
@@ -155,8 +159,6 @@ impl BlockEdit {
         let mut out = Vec::with_capacity(PRESENCE_BYTES + self.slots.len() * layout.per_vector());
         presence.iter().for_each(|w| out.extend_from_slice(&w.to_le_bytes()));
         self.slots.values().for_each(|c| out.extend_from_slice(&c.binary));
-        self.slots.values().for_each(|c| out.extend_from_slice(&c.scale.to_le_bytes()));
-        self.slots.values().for_each(|c| out.extend(c.int8.iter().map(|&q| q as u8)));
         self.slots.values().for_each(|c| c.vector.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes())));
         out
     }
@@ -194,9 +196,6 @@ mod tests {
         assert_eq!(view.len(), 3);
         assert_eq!(present_slots(view.presence()).collect::<Vec<_>>(), vec![3, 200, 255]);
         assert_eq!((view.rank(3), view.rank(64), view.rank(200), view.rank(255)), (Some(0), None, Some(1), Some(2)));
-        let (scale, int8) = view.int8(1);
-        assert_eq!(int8[200 % 16], 127);
-        assert!((scale - 1.0 / 127.0).abs() < 1e-6);
         assert_eq!(
             view.binary(2),
             &Codes::encode(&{

@@ -1,17 +1,16 @@
-//! Vector codes laid out for scanning (issue 42): next to arroy's f32 items,
-//! every embedding is kept as a binary and an int8 code in blocks of 256
-//! consecutive chunk ids, so a search reads a few contiguous LMDB values
-//! zero-copy instead of decoding one f32 item at a time. The scan ranks the
-//! candidates by their codes and the caller rescores the best few with the
-//! exact f32 vectors (the one f32 copy, arroy's items), the scheme of
-//! "binary/scalar quantisation with rescoring" (Shakir, Aarsen and Lee,
-//! "Binary and scalar embedding quantization", Hugging Face 2024).
+//! The library's vectors in blocks laid out for scanning (issue 42): every
+//! embedding is kept once, as f32, beside its binary code, in blocks of 256
+//! consecutive chunk ids, so a search reads a few contiguous LMDB values in
+//! place instead of decoding one stored item at a time. A search scans the
+//! candidates' binary codes, keeps a shortlist and rescores it with the
+//! exact f32 vectors: binary quantisation with rescoring (Shakir, Aarsen
+//! and Lee, "Binary and scalar embedding quantization", Hugging Face 2024).
 //!
 //! Storage: database `vector-codes`, key `[index u16 BE][block u32 BE]`
 //! (block = chunk id >> 8), value a block ([`block`] documents the bytes).
 //! Written only by the library's writer, in the transaction that writes the
-//! f32 items, through a [`CodeDelta`]; this module knows nothing of the
-//! store, so the bench can build codes in an LMDB environment of its own.
+//! chunks, through a [`CodeDelta`]; this module knows nothing of the store,
+//! so the benchmark can build blocks in an LMDB environment of its own.
 
 pub mod block;
 pub mod codes;
@@ -24,7 +23,7 @@ use heed::{RoTxn, RwTxn};
 
 pub use block::{BLOCK_SLOTS, BlockView};
 pub use codes::{CodeLayout, Codes, QueryCodes, dot_f32};
-pub use scan::{Shortlist, shortlist};
+pub use scan::shortlist;
 
 use crate::error::Result;
 use crate::ids::ChunkId;
@@ -32,6 +31,17 @@ use block::BlockEdit;
 
 /// The `vector-codes` database.
 pub type CodeDb = heed::Database<'static, Bytes, Bytes>;
+
+/// The stores of a library's vectors: the blocks (f32 with binary codes),
+/// and arroy's items and trees where an older library or the benchmark has
+/// them.
+#[derive(Debug, Clone, Copy)]
+pub struct VectorDbs {
+    /// arroy (cosine), item id = chunk id.
+    pub items: arroy::Database<'static, arroy::distances::Cosine>,
+    /// The vector blocks.
+    pub codes: CodeDb,
+}
 
 /// Key of block `block` of vector index `index`.
 pub fn block_key(index: u16, block: u32) -> [u8; 6] {

@@ -1,7 +1,7 @@
-//! The quantised scan: rank candidates by their codes and keep a shortlist
-//! for exact f32 rescoring. One pass over the int8 codes, or a binary pass
-//! first (Hamming, 48 bytes a vector at 384 dimensions) whose best
-//! `keep_binary` are then ranked by int8.
+//! The scans of the vector blocks: the binary pass (Hamming distance of the
+//! candidates' codes, 48 bytes a vector at 384 dimensions) that shortlists
+//! for the exact f32 rescoring, and the exact f32 scan itself. Each block is
+//! read once, in place.
 
 use std::collections::BinaryHeap;
 
@@ -13,42 +13,34 @@ use super::codes::{CodeLayout, QueryCodes};
 use super::{CodeDb, block_key};
 use crate::error::Result;
 
-/// What the quantised scan reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Shortlist {
-    /// int8 codes of every candidate; keep the best `keep`.
-    Int8 {
-        /// Shortlist length.
-        keep: usize,
-    },
-    /// Binary codes of every candidate, the best `keep_binary` by int8, keep
-    /// the best `keep`.
-    Binary {
-        /// Kept after the binary pass.
-        keep_binary: usize,
-        /// Shortlist length.
-        keep: usize,
-    },
-}
-
 /// The best `k` by an ascending `u32` key (ties: lower id first).
 struct TopK {
     k: usize,
     heap: BinaryHeap<(u32, u32, usize)>,
+    /// The worst key kept once the heap is full (`u32::MAX` before).
+    worst: u32,
 }
 
 impl TopK {
     fn new(k: usize) -> Self {
-        Self { k, heap: BinaryHeap::with_capacity(k + 1) }
+        Self { k, heap: BinaryHeap::with_capacity(k + 1), worst: u32::MAX }
     }
 
     /// Offer `(key, id, at)`; lower keys win.
+    #[inline(always)]
     fn offer(&mut self, key: u32, id: u32, at: usize) {
+        if key > self.worst {
+            return; // the common case of a long scan: not among the best
+        }
         if self.heap.len() < self.k {
             self.heap.push((key, id, at));
-        } else if self.heap.peek().is_some_and(|top| (key, id) < (top.0, top.1)) {
-            self.heap.pop();
-            self.heap.push((key, id, at));
+        } else if let Some(mut top) = self.heap.peek_mut()
+            && (key, id) < (top.0, top.1)
+        {
+            *top = (key, id, at);
+        }
+        if self.heap.len() == self.k {
+            self.worst = self.heap.peek().map_or(u32::MAX, |top| top.0);
         }
     }
 
@@ -75,6 +67,7 @@ struct Blocks<'t> {
     views: Vec<BlockView<'t>>,
 }
 
+#[inline(always)]
 /// Visit every candidate that has a vector: `(block index in blocks, view,
 /// rank, chunk id)`, ascending by id; each block is read once, in place.
 fn for_each_candidate<'t>(
@@ -113,9 +106,9 @@ fn for_each_candidate<'t>(
     Ok(())
 }
 
-/// `(chunk id, approximate cosine)` of the best candidates by their codes,
-/// best first, at most the plan's `keep`. Candidates without a vector yet
-/// are skipped.
+/// The `keep` candidates nearest to `query` by the Hamming distance of
+/// their binary codes, nearest first (ties: lower id first). Candidates
+/// without a vector yet are skipped.
 ///
 /// # Errors
 /// LMDB errors and corrupt blocks.
@@ -126,31 +119,14 @@ pub fn shortlist(
     layout: CodeLayout,
     query: &QueryCodes,
     candidates: &RoaringBitmap,
-    plan: Shortlist,
-) -> Result<Vec<(u32, f32)>> {
+    keep: usize,
+) -> Result<Vec<u32>> {
     let mut blocks = Blocks { views: Vec::new() };
-    let (first_keep, binary) = match plan {
-        Shortlist::Int8 { keep } => (keep, false),
-        Shortlist::Binary { keep_binary, keep } => (keep_binary.max(keep), true),
-    };
-    let mut top = TopK::new(first_keep);
-    for_each_candidate(rtxn, db, index, layout, candidates, &mut blocks, |at, view, rank, id| {
-        let key = if binary {
-            query.hamming(view.binary(rank))
-        } else {
-            let (scale, int8) = view.int8(rank);
-            score_key(query.int8_dot(scale, int8))
-        };
-        top.offer(key, id, at);
+    let mut top = TopK::new(keep);
+    for_each_candidate(rtxn, db, index, layout, candidates, &mut blocks, |_, view, rank, id| {
+        top.offer(query.hamming(view.binary(rank)), id, 0);
     })?;
-    let Shortlist::Binary { keep, .. } = plan else {
-        return Ok(top.into_sorted().into_iter().map(|(key, id, _)| (id, key_score(key))).collect());
-    };
-    let mut second = TopK::new(keep);
-    for (_, id, at) in top.into_sorted() {
-        second.offer(score_key(blocks.score(query, at, id)), id, at);
-    }
-    Ok(second.into_sorted().into_iter().map(|(key, id, _)| (id, key_score(key))).collect())
+    Ok(top.into_sorted().into_iter().map(|(_, id, _)| id).collect())
 }
 
 /// `(chunk id, exact cosine)` of the best `limit` candidates by their f32
@@ -172,8 +148,8 @@ pub fn exact(
     let mut top = TopK::new(limit);
     let mut buffer = Vec::with_capacity(query.len());
     for_each_candidate(rtxn, db, index, layout, candidates, &mut blocks, |_, view, rank, id| {
-        view.vector_into(rank, &mut buffer);
-        top.offer(score_key(super::codes::dot_f32(query, &buffer)), id, 0);
+        let vector = view.vector(rank, &mut buffer);
+        top.offer(score_key(super::codes::dot_f32(query, vector)), id, 0);
     })?;
     Ok(top.into_sorted().into_iter().map(|(key, id, _)| (id, key_score(key))).collect())
 }
@@ -182,15 +158,6 @@ impl<'t> Blocks<'t> {
     fn push(&mut self, view: BlockView<'t>) -> usize {
         self.views.push(view);
         self.views.len() - 1
-    }
-
-    /// int8 score of `id`, which is present in block `at`.
-    fn score(&self, query: &QueryCodes, at: usize, id: u32) -> f32 {
-        let view = &self.views[at];
-        view.rank(id % BLOCK_SLOTS).map_or(f32::NEG_INFINITY, |rank| {
-            let (scale, int8) = view.int8(rank);
-            query.int8_dot(scale, int8)
-        })
     }
 }
 

@@ -1,6 +1,6 @@
 //! Format v8 → v9: vector codes laid out for scanning (issue 42). v9 adds
 //! the `vector-codes` database (created on open): every vector of the
-//! library's vector index with its binary and int8 codes, in blocks of 256 chunk
+//! library's vector index with its binary code, in blocks of 256 chunk
 //! ids ([`crate::vectors`]), which the vector search scans instead of
 //! decoding every f32 item. A v8 build must not write a v9 library: it
 //! would change items without their codes.
