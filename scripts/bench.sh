@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs Almirah's benchmark: ingest throughput (18F + Sourcegraph handbooks, built-in vs hash
 # embedder, and the Python reference pipeline on the same files), hybrid/BM25/vector query latency at 10k and 100k chunks, vector
-# recall vs exact cosine (exact scan and arroy) at 10k and 100k vectors next
+# recall vs exact cosine (every plan of the vector search and arroy) at 10k, 100k and 1M vectors next
 # to Chroma measured in the same run on the same vectors, multi-hop retrieval recall (HotpotQA,
 # MuSiQue), and watch (issue 6): save-to-searchable latency p50/p95 of a
 # one-page Markdown document under a running watcher in a ~10k-chunk library
@@ -16,7 +16,7 @@
 # target/eval-llm (scripts/eval-llm.sh: tokens of a real model) when present.
 # Usage: scripts/bench.sh [--quick] [other almirah-bench flags, see --help]
 #   one part only: scripts/bench.sh --parts watch --out bench-out/bench-watch.json
-# The full run takes roughly 45 minutes on 2 cores (ingest 12, vectors 10,
+# The full run takes roughly 50 minutes on 2 cores (ingest 12, vectors 11-16 with 1M vectors,
 # latency 8, multihop 7, watch 5, agent cost 1); --quick a few minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
