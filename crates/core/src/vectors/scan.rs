@@ -16,7 +16,7 @@ use crate::error::Result;
 /// The best `k` by an ascending `u32` key (ties: lower id first).
 struct TopK {
     k: usize,
-    heap: BinaryHeap<(u32, u32, usize)>,
+    heap: BinaryHeap<(u32, u32)>,
     /// The worst key kept once the heap is full (`u32::MAX` before).
     worst: u32,
 }
@@ -26,25 +26,25 @@ impl TopK {
         Self { k, heap: BinaryHeap::with_capacity(k + 1), worst: u32::MAX }
     }
 
-    /// Offer `(key, id, at)`; lower keys win.
+    /// Offer `(key, id)`; lower keys win.
     #[inline(always)]
-    fn offer(&mut self, key: u32, id: u32, at: usize) {
+    fn offer(&mut self, key: u32, id: u32) {
         if key > self.worst {
             return; // the common case of a long scan: not among the best
         }
         if self.heap.len() < self.k {
-            self.heap.push((key, id, at));
+            self.heap.push((key, id));
         } else if let Some(mut top) = self.heap.peek_mut()
             && (key, id) < (top.0, top.1)
         {
-            *top = (key, id, at);
+            *top = (key, id);
         }
         if self.heap.len() == self.k {
             self.worst = self.heap.peek().map_or(u32::MAX, |top| top.0);
         }
     }
 
-    fn into_sorted(self) -> Vec<(u32, u32, usize)> {
+    fn into_sorted(self) -> Vec<(u32, u32)> {
         self.heap.into_sorted_vec()
     }
 }
@@ -62,22 +62,16 @@ fn key_score(key: u32) -> f32 {
     f32::from_bits(if ascending >> 31 == 1 { ascending & 0x7FFF_FFFF } else { !ascending })
 }
 
-/// The candidates' blocks, read in place, and each candidate's position.
-struct Blocks<'t> {
-    views: Vec<BlockView<'t>>,
-}
-
+/// Visit every candidate that has a vector: `(view, rank, chunk id)`,
+/// ascending by id; each block is read once, in place.
 #[inline(always)]
-/// Visit every candidate that has a vector: `(block index in blocks, view,
-/// rank, chunk id)`, ascending by id; each block is read once, in place.
 fn for_each_candidate<'t>(
     rtxn: &'t RoTxn<'_>,
     db: CodeDb,
     index: u16,
     layout: CodeLayout,
     candidates: &RoaringBitmap,
-    blocks: &mut Blocks<'t>,
-    mut visit: impl FnMut(usize, &BlockView<'t>, usize, u32),
+    mut visit: impl FnMut(&BlockView<'t>, usize, u32),
 ) -> Result<()> {
     let mut ids = candidates.iter().peekable();
     while let Some(&first) = ids.peek() {
@@ -88,8 +82,7 @@ fn for_each_candidate<'t>(
             wanted[(slot / 64) as usize] |= 1u64 << (slot % 64);
         }
         let Some(bytes) = db.get(rtxn, &block_key(index, number))? else { continue };
-        let at = blocks.push(BlockView::parse(bytes, layout)?);
-        let view = &blocks.views[at];
+        let view = &BlockView::parse(bytes, layout)?;
         let presence = view.presence();
         let mut below = 0usize;
         for (w, (&present, &want)) in presence.iter().zip(&wanted).enumerate() {
@@ -98,7 +91,7 @@ fn for_each_candidate<'t>(
                 let bit = hits.trailing_zeros();
                 hits &= hits - 1;
                 let rank = below + (present & ((1u64 << bit) - 1)).count_ones() as usize;
-                visit(at, view, rank, number * BLOCK_SLOTS + w as u32 * 64 + bit);
+                visit(view, rank, number * BLOCK_SLOTS + w as u32 * 64 + bit);
             }
             below += present.count_ones() as usize;
         }
@@ -121,12 +114,11 @@ pub fn shortlist(
     candidates: &RoaringBitmap,
     keep: usize,
 ) -> Result<Vec<u32>> {
-    let mut blocks = Blocks { views: Vec::new() };
     let mut top = TopK::new(keep);
-    for_each_candidate(rtxn, db, index, layout, candidates, &mut blocks, |_, view, rank, id| {
-        top.offer(query.hamming(view.binary(rank)), id, 0);
+    for_each_candidate(rtxn, db, index, layout, candidates, |view, rank, id| {
+        top.offer(query.hamming(view.binary(rank)), id);
     })?;
-    Ok(top.into_sorted().into_iter().map(|(_, id, _)| id).collect())
+    Ok(top.into_sorted().into_iter().map(|(_, id)| id).collect())
 }
 
 /// `(chunk id, exact cosine)` of the best `limit` candidates by their f32
@@ -144,21 +136,13 @@ pub fn exact(
     limit: usize,
 ) -> Result<Vec<(u32, f32)>> {
     let layout = CodeLayout { dims: query.len() };
-    let mut blocks = Blocks { views: Vec::new() };
     let mut top = TopK::new(limit);
     let mut buffer = Vec::with_capacity(query.len());
-    for_each_candidate(rtxn, db, index, layout, candidates, &mut blocks, |_, view, rank, id| {
+    for_each_candidate(rtxn, db, index, layout, candidates, |view, rank, id| {
         let vector = view.vector(rank, &mut buffer);
-        top.offer(score_key(super::codes::dot_f32(query, vector)), id, 0);
+        top.offer(score_key(super::codes::dot_f32(query, vector)), id);
     })?;
-    Ok(top.into_sorted().into_iter().map(|(key, id, _)| (id, key_score(key))).collect())
-}
-
-impl<'t> Blocks<'t> {
-    fn push(&mut self, view: BlockView<'t>) -> usize {
-        self.views.push(view);
-        self.views.len() - 1
-    }
+    Ok(top.into_sorted().into_iter().map(|(key, id)| (id, key_score(key))).collect())
 }
 
 #[cfg(test)]
@@ -179,9 +163,9 @@ mod tests {
     fn top_k_keeps_the_lowest_keys_and_breaks_ties_by_id() {
         let mut top = TopK::new(3);
         for (key, id) in [(5, 1), (1, 2), (3, 3), (1, 0), (9, 4), (3, 5)] {
-            top.offer(key, id, 0);
+            top.offer(key, id);
         }
-        let kept: Vec<(u32, u32)> = top.into_sorted().into_iter().map(|(k, id, _)| (k, id)).collect();
+        let kept: Vec<(u32, u32)> = top.into_sorted();
         assert_eq!(kept, vec![(1, 0), (1, 2), (3, 3)]);
     }
 }
