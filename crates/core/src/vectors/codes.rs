@@ -77,6 +77,16 @@ impl QueryCodes {
         if binary.len() != self.words.len() * 8 {
             return u32::MAX;
         }
+        // 384 dimensions (both builtin embedders): six words, unrolled.
+        if let (Ok(code), Ok(q)) = (<&[u8; 48]>::try_from(binary), <&[u64; 6]>::try_from(&self.words[..])) {
+            let word = |i: usize| le_word(&code[i * 8..i * 8 + 8]) ^ q[i];
+            return word(0).count_ones()
+                + word(1).count_ones()
+                + word(2).count_ones()
+                + word(3).count_ones()
+                + word(4).count_ones()
+                + word(5).count_ones();
+        }
         binary.chunks_exact(8).zip(&self.words).map(|(c, q)| (le_word(c) ^ q).count_ones()).sum()
     }
 }

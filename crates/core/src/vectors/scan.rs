@@ -73,25 +73,40 @@ fn for_each_candidate<'t>(
     candidates: &RoaringBitmap,
     mut visit: impl FnMut(&BlockView<'t>, usize, u32),
 ) -> Result<()> {
-    let mut ids = candidates.iter().peekable();
-    while let Some(&first) = ids.peek() {
+    let mut next = candidates.min();
+    while let Some(first) = next {
         let number = first / BLOCK_SLOTS;
-        let mut wanted = [0u64; 4];
-        while let Some(id) = ids.next_if(|id| id / BLOCK_SLOTS == number) {
-            let slot = id % BLOCK_SLOTS;
-            wanted[(slot / 64) as usize] |= 1u64 << (slot % 64);
-        }
+        let lo = number * BLOCK_SLOTS;
+        let hi = lo.saturating_add(BLOCK_SLOTS - 1);
+        // A block whose ids are all candidates (the unfiltered case) needs
+        // no walk over its ids.
+        let wanted = if candidates.contains_range(lo..=hi) {
+            [u64::MAX; 4]
+        } else {
+            let mut mask = [0u64; 4];
+            for id in candidates.range(lo..=hi) {
+                let slot = id % BLOCK_SLOTS;
+                mask[(slot / 64) as usize] |= 1u64 << (slot % 64);
+            }
+            mask
+        };
+        next = hi.checked_add(1).and_then(|from| candidates.range(from..).next());
         let Some(bytes) = db.get(rtxn, &block_key(index, number))? else { continue };
         let view = &BlockView::parse(bytes, layout)?;
-        let presence = view.presence();
         let mut below = 0usize;
-        for (w, (&present, &want)) in presence.iter().zip(&wanted).enumerate() {
+        for (w, (&present, &want)) in view.presence().iter().zip(&wanted).enumerate() {
             let mut hits = present & want;
+            // Every present slot wanted: ranks follow one another.
+            let consecutive = hits == present;
+            let mut rank = below;
             while hits != 0 {
                 let bit = hits.trailing_zeros();
                 hits &= hits - 1;
-                let rank = below + (present & ((1u64 << bit) - 1)).count_ones() as usize;
+                if !consecutive {
+                    rank = below + (present & ((1u64 << bit) - 1)).count_ones() as usize;
+                }
                 visit(view, rank, number * BLOCK_SLOTS + w as u32 * 64 + bit);
+                rank += 1;
             }
             below += present.count_ones() as usize;
         }
