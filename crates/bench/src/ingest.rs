@@ -298,8 +298,8 @@ fn query_latency(
         embeds.push(embed);
         rest.push((total - embed).max(0.0));
     }
-    use crate::stats::LatencyStats;
-    Ok((LatencyStats::from_ms(times), LatencyStats::from_ms(embeds), LatencyStats::from_ms(rest)))
+    let stats = crate::stats::LatencyStats::from_ms;
+    Ok((stats(times), stats(embeds), stats(rest)))
 }
 
 /// Index a 1 MB file of one repeated line (every chunk the same text) into

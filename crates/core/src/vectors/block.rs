@@ -111,8 +111,8 @@ impl<'a> BlockView<'a> {
     /// The f32 vector at `rank`, copied into `out` (cleared first).
     pub fn vector_into(&self, rank: usize, out: &mut Vec<f32>) {
         let mut buf = Vec::new();
-        let v = self.vector(rank, &mut buf).to_vec();
-        *out = v;
+        out.clear();
+        out.extend_from_slice(self.vector(rank, &mut buf));
     }
 }
 

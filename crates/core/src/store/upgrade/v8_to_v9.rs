@@ -34,7 +34,6 @@ pub(super) fn run(dbs: &Databases, wtxn: &mut RwTxn<'_>) -> Result<()> {
             delta.put(id, &v);
         }
     }
-    crate::vectors::clear(wtxn, dbs.vector_codes, index)?;
     delta.apply(wtxn, dbs.vector_codes, index, CodeLayout { dims })?;
     // The blocks hold the one f32 copy now: arroy's items and trees go
     // (their pages are reused by later writes).
