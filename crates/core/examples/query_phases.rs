@@ -10,6 +10,10 @@
 //!
 //! Prints p50 and p95 over the questions, in ms.
 //!
+//! With `QUERY_PHASES_BM25_OUT=<file>`, also writes each question's BM25
+//! top 50 (chunk ids and scores, as f32 bit patterns) as JSON lines, to
+//! check that a change of the keyword index leaves its results bit-identical.
+//!
 //! Usage: `cargo run --release -p almirah-core --example query_phases -- <library data dir> <questions.jsonl>...`
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -62,6 +66,19 @@ fn main() {
     let store = engine.store();
     let dbs = store.dbs();
     engine.search(&qs[0], &opts, as_of, 3).unwrap();
+    if let Ok(out) = std::env::var("QUERY_PHASES_BM25_OUT") {
+        let snap = engine.snapshot(as_of).unwrap();
+        let gate = snap.gate();
+        let rtxn = store.read_txn().unwrap();
+        let mut lines = String::new();
+        for q in &qs {
+            let hits = bm25::search(dbs, &rtxn, &tokenizer, q, gate.admissible(), gate.visible_chunks(), 50).unwrap();
+            let hits: Vec<(u32, u32, f32)> = hits.iter().map(|(c, s)| (c.get(), s.to_bits(), *s)).collect();
+            lines.push_str(&serde_json::json!({ "question": q, "hits": hits }).to_string());
+            lines.push('\n');
+        }
+        std::fs::write(&out, lines).unwrap();
+    }
     let mut rows: [Vec<f64>; 4] = Default::default();
     for q in &qs {
         let qv = embedder.embed(&[q.as_str()], InputKind::Query).unwrap().pop().unwrap();
