@@ -1,6 +1,7 @@
 //! Almirah's core: one LMDB environment (heed) holding documents, chunks, a
-//! milli-style BM25 index, facets, an embedding cache and an arroy vector
-//! index; the write path (`update`) and the read path (`search`) apart; and
+//! milli-style BM25 index (roaring postings and compact impact lists),
+//! facets, an embedding cache and the vectors in blocks (arroy for older
+//! libraries); the write path (`update`) and the read path (`search`) apart; and
 //! the [`Engine`] facade that the CLI and the desktop app call.
 //!
 //! The core knows nothing of its callers: progress, cancellation and dates
@@ -12,6 +13,7 @@ pub mod error;
 pub mod failpoint;
 pub mod freshness;
 pub mod ids;
+pub mod impacts;
 pub mod progress;
 pub mod read;
 pub mod reembed;
