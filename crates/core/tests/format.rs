@@ -55,6 +55,7 @@ struct Raw<'e> {
     meta: heed::Database<'e, Str, SerdeJson<Value>>,
     files: heed::Database<'e, Str, SerdeJson<FileRecord>>,
     tables: heed::Database<'e, IdCodec<DocId>, SerdeJson<Value>>,
+    impacts: heed::Database<'e, Str, heed::types::Bytes>,
 }
 
 /// Put records into the closed library in `data` as an older version of
@@ -71,6 +72,7 @@ fn write_raw(data: &Path, op: impl FnOnce(&Raw<'_>, &mut heed::RwTxn<'_>) -> hee
             meta: opener.create_database(wtxn, Some("meta"))?,
             files: opener.create_database(wtxn, Some("files"))?,
             tables: opener.create_database(wtxn, Some("tables"))?,
+            impacts: opener.create_database(wtxn, Some("term-impacts"))?,
         };
         op(&raw, wtxn)?;
         Ok(heed::CommitOrAbort::<(), ()>::Commit(()))
@@ -99,6 +101,23 @@ fn logical(engine: &Engine) -> Value {
         .map(|e| e.unwrap())
         .map(|(term, ids)| json!([term, ids.iter().map(|i| i.get()).collect::<Vec<_>>()]))
         .collect();
+    // The impact lists (format v10): an upgraded library's are built from
+    // v9's term frequencies and lengths, then kept by the writer.
+    let impacts: Vec<Value> = dbs
+        .term_impacts
+        .iter(&rtxn)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .map(|(term, list)| {
+            let entries = almirah_core::impacts::decode(list).unwrap();
+            json!([term, entries.iter().map(|i| [i.chunk.get(), i.tf, i.len]).collect::<Vec<_>>()])
+        })
+        .collect();
+    assert_eq!(postings.len(), impacts.len());
+    for (posting, impact) in postings.iter().zip(&impacts) {
+        let ids: Vec<&Value> = impact[1].as_array().unwrap().iter().map(|e| &e[0]).collect();
+        assert_eq!((&posting[0], posting[1].as_array().unwrap().iter().collect::<Vec<_>>()), (&impact[0], ids));
+    }
     let files: Vec<Value> = dbs
         .files
         .iter(&rtxn)
@@ -128,6 +147,7 @@ fn logical(engine: &Engine) -> Value {
         "chunk_keys": table(chunk_keys.collect()),
         "chunks": chunks,
         "postings": postings,
+        "impacts": impacts,
         "files": files,
         "gate_docs": gate_docs,
         "gate_failed": gate_failed,
@@ -183,6 +203,11 @@ fn every_committed_format_upgrades_to_what_a_fresh_index_holds_and_newer_ones_ar
     let docs = expected["documents"].as_array().unwrap();
     assert!(docs.iter().any(|d| d["stale_reason"].as_str().is_some_and(|r| r.contains("could not be read"))));
     assert!(!docs.iter().any(|d| d["key"].as_str().is_some_and(|k| k.contains("salary"))), "hr-only is hidden");
+    // Since v10 the impact lists hold what term-freqs and chunk-lens held.
+    let counts = &expected["counts"];
+    assert_eq!((&counts["term-freqs"], &counts["chunk-lens"]), (&json!(0), &json!(0)), "{counts}");
+    assert_eq!(counts["term-impacts"], counts["postings"], "one impact list a term");
+    assert_eq!(expected["impacts"].as_array().unwrap().len(), expected["postings"].as_array().unwrap().len());
     for version in 1..=FORMAT_VERSION {
         let (_dir, upgraded) = opened_fixture(version);
         for part in expected.as_object().unwrap().keys() {
@@ -291,4 +316,29 @@ fn the_v5_to_v6_step_reads_again_the_office_files_v5_could_not() {
     let report = engine.index(&[PathBuf::from(SOURCES)], &NoProgress, &AtomicBool::new(false)).unwrap();
     let read = report.outcomes.iter().find(|o| o.path == page).unwrap();
     assert_eq!(read.status, Some(FileStatus::Indexed));
+}
+
+/// A stored impact list that does not decode makes the query an error that
+/// says so, never a panic.
+#[test]
+fn a_corrupt_impact_list_is_an_error_not_a_panic() {
+    let _sources = lay_sources();
+    let data = tempfile::tempdir().unwrap();
+    {
+        let engine = open(data.path()).unwrap();
+        engine.index(&[PathBuf::from(SOURCES)], &NoProgress, &AtomicBool::new(false)).unwrap();
+    }
+    write_raw(data.path(), |raw, wtxn| {
+        let terms: Vec<String> =
+            raw.impacts.iter(wtxn)?.map(|e| e.map(|(t, _)| t.to_string())).collect::<Result<_, _>>()?;
+        assert!(!terms.is_empty());
+        // A varint cut short.
+        terms.iter().try_for_each(|t| raw.impacts.put(wtxn, t, &[0x80]))
+    });
+    let engine = open(data.path()).unwrap();
+    let as_of = engine.as_of(chrono::NaiveDate::from_ymd_opt(2026, 11, 29), None);
+    let Err(err) = engine.search("leave policy", &almirah_core::SearchOptions::default(), as_of, 0) else {
+        panic!("a corrupt impact list was read as a list")
+    };
+    assert!(matches!(&err, Error::DataCorruption(m) if m.contains("impact list")), "{err}");
 }

@@ -75,7 +75,7 @@ fn deleting_a_file_removes_it_from_every_database() {
     common::index(&clean, &[clean_docs.path()]);
     let expected = clean.dump().unwrap();
     for db in
-        ["files", "documents", "chunks", "chunk-keys", "postings", "term-freqs", "chunk-terms", "facets", "vectors"]
+        ["files", "documents", "chunks", "chunk-keys", "postings", "term-impacts", "chunk-terms", "facets", "vectors"]
     {
         assert_eq!(after.counts[db], expected.counts[db], "database {db}");
     }

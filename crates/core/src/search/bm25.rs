@@ -6,6 +6,11 @@
 //! `visible` set: current or withheld, never hidden), so a hidden document's
 //! terms never move a score that is shown. The average length `avgdl` is
 //! library-wide: one total that carries no term.
+//!
+//! Each query term costs two reads: its roaring postings (for `df`) and its
+//! impact list ([`crate::impacts`]), walked once; every entry carries the
+//! term frequency and the chunk's exact length, so a hit needs no lookup
+//! of its own.
 
 use std::collections::HashMap;
 
@@ -13,7 +18,8 @@ use heed::RoTxn;
 
 use crate::error::Result;
 use crate::ids::{ChunkId, ChunkSet};
-use crate::store::{Databases, chunk_of_key, get_meta, meta_keys, term_prefix};
+use crate::impacts;
+use crate::store::{Databases, get_meta, meta_keys};
 use crate::text::Tokenizer;
 
 /// Term-frequency saturation.
@@ -26,7 +32,8 @@ pub const B: f32 = 0.75;
 /// `visible` (a superset of `candidates`) is what `N` and `df` count.
 ///
 /// # Errors
-/// LMDB errors.
+/// LMDB errors; [`crate::Error::DataCorruption`] for an impact list that
+/// does not decode.
 pub fn search(
     dbs: &Databases,
     rtxn: &RoTxn<'_>,
@@ -50,53 +57,20 @@ pub fn search(
         };
         let df = postings.bitmap().intersection_len(visible.bitmap()) as f32;
         let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
-        let hits = postings.intersection(candidates);
-        if hits.is_empty() {
+        let Some(list) = dbs.term_impacts.get(rtxn, term)? else {
             continue;
+        };
+        for entry in impacts::iter(list) {
+            let entry = entry.map_err(|e| impacts::corrupt(term, e))?;
+            if candidates.contains(entry.chunk) {
+                let (tf, len) = (entry.tf as f32, entry.len as f32);
+                let norm = tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len / avgdl));
+                *scores.entry(entry.chunk).or_insert(0.0) += idf * norm;
+            }
         }
-        score_term(dbs, rtxn, term, &hits, idf, avgdl, &mut scores)?;
     }
     let mut ranked: Vec<(ChunkId, f32)> = scores.into_iter().collect();
     ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     ranked.truncate(limit);
     Ok(ranked)
 }
-
-fn score_term(
-    dbs: &Databases,
-    rtxn: &RoTxn<'_>,
-    term: &str,
-    hits: &ChunkSet,
-    idf: f32,
-    avgdl: f32,
-    scores: &mut HashMap<ChunkId, f32>,
-) -> Result<()> {
-    let mut add = |chunk: ChunkId, tf: u32| -> Result<()> {
-        let len = dbs.chunk_lens.get(rtxn, &chunk)?.map_or(avgdl, |l| l as f32);
-        let tf = tf as f32;
-        let norm = tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len / avgdl));
-        *scores.entry(chunk).or_insert(0.0) += idf * norm;
-        Ok(())
-    };
-    // Few candidates: look each one up. Many: one sequential scan of the term's entries.
-    if hits.len() <= DIRECT_LOOKUP_MAX {
-        for chunk in hits.iter() {
-            if let Some(tf) = dbs.term_freqs.get(rtxn, &crate::store::term_chunk_key(term, chunk))? {
-                add(chunk, tf)?;
-            }
-        }
-        return Ok(());
-    }
-    for entry in dbs.term_freqs.prefix_iter(rtxn, &term_prefix(term))? {
-        let (key, tf) = entry?;
-        match chunk_of_key(key) {
-            Some(chunk) if hits.contains(chunk) => add(chunk, tf)?,
-            _ => {}
-        }
-    }
-    Ok(())
-}
-
-/// Up to this many candidate chunks per term, term frequencies are read by
-/// direct key lookups instead of a scan of the whole posting.
-const DIRECT_LOOKUP_MAX: u64 = 2_000;

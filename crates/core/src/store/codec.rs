@@ -1,4 +1,4 @@
-//! Keys and values of the store's byte databases: `(term, chunk id)` keys,
+//! Keys and values of the store's byte databases: v9's `(term, chunk id)` keys,
 //! embedding-cache keys and vectors. The id and bitmap codecs live with the
 //! ids ([`crate::ids`]); the term limit with the tokenizer ([`crate::text`]).
 
@@ -7,28 +7,16 @@ pub use crate::text::MAX_TERM_BYTES;
 
 use crate::ids::ChunkId;
 
-/// Key of the term-frequency database: `term bytes, 0x00, chunk id (u32 big-endian)`.
-/// Big-endian ids keep all chunks of one term contiguous and ordered.
+/// Key of the term-frequency database up to format v9 (empty since v10,
+/// read by the v9 → v10 step): `term bytes, 0x00, chunk id (u32
+/// big-endian)`. Big-endian ids keep all chunks of one term contiguous and
+/// ordered.
 pub fn term_chunk_key(term: &str, chunk: ChunkId) -> Vec<u8> {
     let mut key = Vec::with_capacity(term.len() + 5);
     key.extend_from_slice(term.as_bytes());
     key.push(0);
     key.extend_from_slice(&chunk.get().to_be_bytes());
     key
-}
-
-/// The prefix shared by every `(term, chunk)` key of one term.
-pub fn term_prefix(term: &str) -> Vec<u8> {
-    let mut key = Vec::with_capacity(term.len() + 1);
-    key.extend_from_slice(term.as_bytes());
-    key.push(0);
-    key
-}
-
-/// The chunk id at the end of a `(term, chunk)` key.
-pub fn chunk_of_key(key: &[u8]) -> Option<ChunkId> {
-    let tail: [u8; 4] = key.get(key.len().checked_sub(4)?..)?.try_into().ok()?;
-    Some(ChunkId::new(u32::from_be_bytes(tail)))
 }
 
 /// Key of the embedding cache: embedder fingerprint (16 hex chars) then the
@@ -59,13 +47,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn term_chunk_keys_round_trip_and_sort_by_chunk() {
+    fn term_chunk_keys_sort_by_term_then_chunk() {
         let a = term_chunk_key("leave", ChunkId::new(2));
         let b = term_chunk_key("leave", ChunkId::new(256));
         assert!(a < b);
-        assert_eq!(chunk_of_key(&b), Some(ChunkId::new(256)));
-        assert!(b.starts_with(&term_prefix("leave")));
-        assert!(!term_chunk_key("leaves", ChunkId::new(1)).starts_with(&term_prefix("leave")));
+        assert!(b < term_chunk_key("leaves", ChunkId::new(1)));
+        assert_eq!(&b[b.len() - 4..], &256u32.to_be_bytes());
     }
 
     #[test]

@@ -26,10 +26,7 @@ use heed::byteorder::BigEndian;
 use heed::types::{Bytes, SerdeBincode, SerdeJson, Str, U32};
 use heed::{CommitOrAbort, Env, EnvOpenOptions, RoTxn, WithoutTls};
 
-pub use codec::{
-    MAX_TERM_BYTES, RoaringCodec, cache_key, chunk_of_key, term_chunk_key, term_prefix, vector_from_bytes,
-    vector_to_bytes,
-};
+pub use codec::{MAX_TERM_BYTES, RoaringCodec, cache_key, term_chunk_key, vector_from_bytes, vector_to_bytes};
 pub use fs_check::{FsClass, classify_filesystem, classify_path, filesystem_class};
 pub use records::{ChunkRecord, ChunkTerms, DocumentRecord, FileRecord, FileStatus};
 
@@ -37,7 +34,7 @@ use crate::error::{Error, Result};
 use crate::ids::{ChunkId, ChunkSet, DocId, IdCodec, IdSetCodec};
 
 /// On-disk format version. Bump it with an upgrade step for every layout change.
-pub const FORMAT_VERSION: u32 = 9;
+pub const FORMAT_VERSION: u32 = 10;
 /// Version of the BM25 tokenizer; a change forces a keyword-index rebuild.
 pub const TOKENIZER_VERSION: u32 = 1;
 
@@ -83,11 +80,15 @@ pub struct Databases {
     pub chunk_keys: heed::Database<'static, Str, IdCodec<ChunkId>>,
     /// Readable document key → document id (since format v2).
     pub doc_keys: heed::Database<'static, Str, IdCodec<DocId>>,
-    /// BM25 postings: term → chunk ids.
+    /// BM25 postings: term → chunk ids (the document frequency counts
+    /// these against the visible chunks; the impact lists hold the same ids).
     pub postings: heed::Database<'static, Str, IdSetCodec<ChunkId>>,
-    /// BM25 term frequencies: `(term, chunk)` key (see [`term_chunk_key`]) → count.
+    /// Empty since format v10 (the impact lists, [`Databases::term_impacts`],
+    /// hold the term frequencies); up to v9, `(term, chunk)` key (see
+    /// [`term_chunk_key`]) → count. Read only by the v9 → v10 upgrade step.
     pub term_freqs: heed::Database<'static, Bytes, U32<BigEndian>>,
-    /// Chunk id → its length and distinct terms.
+    /// Chunk id → its length and distinct terms (what removing a chunk
+    /// takes out of the postings and impact lists).
     pub chunk_terms: heed::Database<'static, IdCodec<ChunkId>, SerdeBincode<ChunkTerms>>,
     /// Facet (`all`, `doc:<id>`, `kind:<kind>`) → chunk ids.
     pub facets: heed::Database<'static, Str, IdSetCodec<ChunkId>>,
@@ -100,7 +101,9 @@ pub struct Databases {
     pub vectors: arroy::Database<'static, Cosine>,
     /// Document id → metadata with provenance (read per query by the gate).
     pub doc_meta: heed::Database<'static, IdCodec<DocId>, SerdeJson<crate::freshness::DocMeta>>,
-    /// Chunk id → its length in BM25 tokens (read for every scored chunk).
+    /// Empty since format v10 (each impact-list entry carries its chunk's
+    /// length); up to v9, chunk id → its length in BM25 tokens. Read only by
+    /// the v9 → v10 upgrade step.
     pub chunk_lens: heed::Database<'static, IdCodec<ChunkId>, U32<BigEndian>>,
     /// Document id → user overrides (field → value), applied at query time.
     pub overrides: heed::Database<'static, IdCodec<DocId>, SerdeJson<std::collections::BTreeMap<String, String>>>,
@@ -135,6 +138,12 @@ pub struct Databases {
     /// scanning ([`crate::vectors`]), written in the same transaction as the
     /// chunks. [`Databases::vectors`] (arroy) is empty from v9 on.
     pub vector_codes: crate::vectors::CodeDb,
+    /// The BM25 impact lists (since format v10): term → every chunk that
+    /// holds it, ascending, with the term's frequency and the chunk's length
+    /// in tokens, varint-coded ([`crate::impacts`]). A query reads one value
+    /// per term. Kept by the writer next to the postings, in the same
+    /// transaction as the chunks.
+    pub term_impacts: crate::impacts::ImpactDb,
 }
 
 impl Databases {
@@ -182,7 +191,7 @@ pub struct Store {
     path: PathBuf,
 }
 
-const DB_NAMES: [&str; 23] = [
+const DB_NAMES: [&str; 24] = [
     "meta",
     "files",
     "documents",
@@ -206,6 +215,7 @@ const DB_NAMES: [&str; 23] = [
     "gate-failed",
     "gate-state",
     "vector-codes",
+    "term-impacts",
 ];
 
 impl Store {
@@ -240,7 +250,7 @@ impl Store {
                 for name in DB_NAMES {
                     dbs.push(opener.create_database::<Bytes, Bytes>(wtxn, Some(name))?);
                 }
-                let array: [_; 23] = dbs.try_into().map_err(|_| Error::DataCorruption("database count".into()))?;
+                let array: [_; 24] = dbs.try_into().map_err(|_| Error::DataCorruption("database count".into()))?;
                 Ok(CommitOrAbort::<_, ()>::Commit(array))
             })?
             .unwrap_commit();
@@ -268,6 +278,7 @@ impl Store {
             gate_failed: raw[20].remap_types(),
             gate_state: raw[21].remap_types(),
             vector_codes: raw[22].remap_types(),
+            term_impacts: raw[23].remap_types(),
         })
     }
 

@@ -17,7 +17,7 @@ use crate::failpoint;
 use crate::ids::{ChunkId, DocId};
 use crate::store::{
     ChunkRecord, ChunkTerms, Databases, DocumentRecord, FACET_ALL, FileRecord, FileStatus, Store, VECTOR_QUEUE_PENDING,
-    gate_records, get_meta, meta_keys, term_chunk_key,
+    gate_records, get_meta, meta_keys,
 };
 use crate::text::Tokenizer;
 
@@ -45,6 +45,8 @@ struct Batch<'t> {
     wtxn: RwTxn<'t>,
     dbs: Databases,
     postings: BitmapDelta,
+    /// The BM25 impact-list entries added and removed ([`crate::impacts`]).
+    impacts: crate::impacts::ImpactDelta,
     facets: BitmapDelta,
     total_len: i64,
     tokenizer: Tokenizer,
@@ -66,7 +68,7 @@ struct Batch<'t> {
 /// the library's writer thread.
 ///
 /// # Errors
-/// LMDB errors and corrupt vector blocks; the transaction is then aborted
+/// LMDB errors, corrupt vector blocks and impact lists; the transaction is then aborted
 /// and nothing changes.
 pub fn write_batch(
     store: &Store,
@@ -80,6 +82,7 @@ pub fn write_batch(
             wtxn,
             dbs: *dbs,
             postings: BitmapDelta::default(),
+            impacts: crate::impacts::ImpactDelta::default(),
             facets: BitmapDelta::default(),
             total_len: 0,
             tokenizer: Tokenizer::default(),
@@ -216,13 +219,12 @@ impl Batch<'_> {
         self.dbs.chunks.put(&mut self.wtxn, &id, &record)?;
         self.dbs.chunk_keys.put(&mut self.wtxn, key, &id)?;
         let (freqs, len) = self.tokenizer.term_frequencies(&super::indexable_text(&self.title, draft));
-        for (term, tf) in &freqs {
+        for (term, &tf) in &freqs {
             self.postings.add(term, id);
-            self.dbs.term_freqs.put(&mut self.wtxn, &term_chunk_key(term, id), tf)?;
+            self.impacts.add(term, id, tf, len);
         }
         let terms = ChunkTerms { len, terms: freqs.into_keys().collect() };
         self.dbs.chunk_terms.put(&mut self.wtxn, &id, &terms)?;
-        self.dbs.chunk_lens.put(&mut self.wtxn, &id, &len)?;
         self.total_len += i64::from(len);
         for facet in [FACET_ALL.to_string(), crate::store::doc_facet(doc_id), format!("kind:{}", kind.name())] {
             self.facets.add(&facet, id);
@@ -240,11 +242,10 @@ impl Batch<'_> {
             if let Some(terms) = self.dbs.chunk_terms.get(&self.wtxn, &id)? {
                 for term in &terms.terms {
                     self.postings.remove(term, id);
-                    self.dbs.term_freqs.delete(&mut self.wtxn, &term_chunk_key(term, id))?;
+                    self.impacts.remove(term, id);
                 }
                 self.total_len -= i64::from(terms.len);
                 self.dbs.chunk_terms.delete(&mut self.wtxn, &id)?;
-                self.dbs.chunk_lens.delete(&mut self.wtxn, &id)?;
             }
             if let Some(chunk) = self.dbs.chunks.get(&self.wtxn, &id)? {
                 self.dbs.chunk_keys.delete(&mut self.wtxn, &chunk.key)?;
@@ -359,6 +360,8 @@ impl Batch<'_> {
     fn finish(mut self, ctx: &WriteContext) -> Result<BatchOutcome> {
         let postings = std::mem::take(&mut self.postings);
         postings.apply(&mut self.wtxn, self.dbs.postings)?;
+        let impacts = std::mem::take(&mut self.impacts);
+        impacts.apply(&mut self.wtxn, self.dbs.term_impacts)?;
         let facets = std::mem::take(&mut self.facets);
         facets.apply(&mut self.wtxn, self.dbs.facets)?;
         self.refresh_gate_records()?;

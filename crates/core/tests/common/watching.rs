@@ -195,15 +195,14 @@ pub fn clean_counts(folder: &Path) -> std::collections::BTreeMap<String, u64> {
 
 /// The databases that hold documents and chunks (the embedding cache keeps
 /// vectors by text hash on purpose, and `meta` holds counters).
-pub const CONTENT_DBS: [&str; 11] = [
+pub const CONTENT_DBS: [&str; 10] = [
     "files",
     "documents",
     "chunks",
     "chunk-keys",
     "postings",
-    "term-freqs",
+    "term-impacts",
     "chunk-terms",
-    "chunk-lens",
     "facets",
     "doc-meta",
     "vectors",

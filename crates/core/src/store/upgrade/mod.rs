@@ -13,6 +13,7 @@ mod v5_to_v6;
 mod v6_to_v7;
 mod v7_to_v8;
 mod v8_to_v9;
+mod v9_to_v10;
 
 use heed::RwTxn;
 
@@ -41,6 +42,11 @@ pub(crate) const STEPS: &[Step] = &[
     },
     Step { from: 7, name: "v7 → v8: the gate state, kept built by the writer", run: v7_to_v8::run },
     Step { from: 8, name: "v8 → v9: vector codes laid out for scanning", run: v8_to_v9::run },
+    Step {
+        from: 9,
+        name: "v9 → v10: BM25 impact lists (term frequencies and lengths in one value a term)",
+        run: v9_to_v10::run,
+    },
 ];
 
 /// Run every step from `found` up to [`FORMAT_VERSION`] and stamp the new
