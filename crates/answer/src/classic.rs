@@ -158,7 +158,7 @@ pub fn ask(
         let evidence: Vec<Evidence> = results.results.hits.iter().take(EVIDENCE_K).map(Evidence::from).collect();
         check_cancelled(status)?;
         // A part or a hop is a question of its own; the whole question is parsed already.
-        let asked = if query == question { parsed.clone() } else { Question::parse(&query) };
+        let asked = if query == question { parsed.clone() } else { parsed.derive(&query) };
         let draft = draft_and_verify(model, &builtin, &asked, &evidence, &mut trace);
         if !hops && searched.len() > 1 {
             parts.push(asked.clone());
@@ -183,7 +183,7 @@ pub fn ask(
     }
     if !hops && searched.len() > 1 {
         // Parts past the search limit are not searched, and so not answered.
-        parts.extend(queries[searched.len()..].iter().map(|q| Question::parse(q)));
+        parts.extend(queries[searched.len()..].iter().map(|q| parsed.derive(q)));
     }
     if route.bridged && !last_hop_answered {
         run.draft.sentences.clear();

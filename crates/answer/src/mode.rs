@@ -70,7 +70,7 @@ pub fn answer(
     // agent's machine and its drafts, the builtin and the checks read this
     // one value (a part, a hop or a search of other words is parsed as a
     // question of its own).
-    let question = &Question::parse(question);
+    let question = &crate::builtin::background::tell(reader, Question::parse(question));
     let use_agent = match mode {
         Mode::Classic => false,
         Mode::Agent => true,

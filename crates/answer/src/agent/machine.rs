@@ -102,7 +102,7 @@ impl Machine {
             .iter()
             .map(|p| match sufficiency::strip_placeholders(p) {
                 t if t == question.text() => question.clone(),
-                t => Question::parse(&t),
+                t => question.derive(&t),
             })
             .collect();
         let context = AgentContext { question: question.text().into(), parts, asked, hops, ..Default::default() };

@@ -148,7 +148,7 @@ async fn draft(model: Arc<dyn ChatModel>, m: &Machine, retry_note: Option<String
             let asked = match parts.iter().find(|p| p.text() == label.trim()) {
                 Some(part) => part.clone(),
                 None if label.trim() == question.text() => question.clone(),
-                None => Question::parse(&label),
+                None => question.derive(&label),
             };
             let d = model.answer(&asked, scope, retry_note.as_deref())?;
             for s in d.sentences {

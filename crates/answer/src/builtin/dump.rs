@@ -8,7 +8,8 @@
 use std::io::Write;
 use std::sync::LazyLock;
 
-use super::{Feature, Question, Scored};
+use super::{BuiltinModel, Feature, Question, Scored};
+use crate::evidence::Evidence;
 
 /// Candidates written per question at most.
 const DUMPED: usize = 20;
@@ -16,17 +17,26 @@ const DUMPED: usize = 20;
 static TARGET: LazyLock<Option<std::path::PathBuf>> =
     LazyLock::new(|| std::env::var_os("ALMIRAH_CANDIDATES").map(Into::into));
 
-/// Append `scored`'s best candidates for `question` to the dump, if one is set.
-pub(super) fn candidates(question: &Question, scored: &[Scored]) {
+/// Append `scored`'s best candidates for `question` to the dump, if one is
+/// set, with the content terms of the question, of each sentence and of its
+/// chunk's title and headings (what a new feature would be computed from).
+pub(super) fn candidates(model: &BuiltinModel, question: &Question, scored: &[Scored], evidence: &[Evidence]) {
     let Some(path) = TARGET.as_ref() else { return };
     let mut out = String::new();
     for (i, s) in scored.iter().take(DUMPED).enumerate() {
+        let context = evidence
+            .iter()
+            .find(|e| e.key == s.key)
+            .map(|e| model.content_terms(&format!("{} {}", e.title, e.heading_path.join(" "))))
+            .unwrap_or_default();
         let features: serde_json::Map<String, serde_json::Value> =
             Feature::ALL.iter().map(|f| (f.name().to_string(), s.features[*f as usize].into())).collect();
         let line = serde_json::json!({
             "question": question.text(), "place": i, "key": s.key, "text": s.text,
             "coverage": s.coverage, "direct": s.direct, "lacks_value": s.lacks_value,
             "has_meaning": s.meaning.is_some(), "features": features,
+            "q_terms": question.terms(), "terms": model.content_terms(&s.text), "context_terms": context,
+            "retrieval_score": evidence.iter().find(|e| e.key == s.key).map(|e| e.score),
         });
         out.push_str(&line.to_string());
         out.push('\n');

@@ -34,11 +34,16 @@ pub enum Feature {
     /// Its cosine to the question by the library's embedder (-1..=1), for
     /// the first candidates.
     Meaning,
+    /// For an ask told in a situation ("I'm a manager at … What monthly
+    /// limit does my card get?"), the share of the situation's content
+    /// terms it holds (0..=1): the row for managers, not the one for
+    /// individual contributors, when both cover the ask alike.
+    Situation,
 }
 
 impl Feature {
     /// Every feature, in table order.
-    pub const ALL: [Feature; 7] = [
+    pub const ALL: [Feature; 8] = [
         Feature::Typed,
         Feature::NumberAsked,
         Feature::ChunkRank,
@@ -46,6 +51,7 @@ impl Feature {
         Feature::WorkedExample,
         Feature::NoNewName,
         Feature::Meaning,
+        Feature::Situation,
     ];
 
     /// Its name in `ALMIRAH_ABLATE` and in the ablation table.
@@ -58,6 +64,7 @@ impl Feature {
             Feature::WorkedExample => "worked-example",
             Feature::NoNewName => "no-new-name",
             Feature::Meaning => "meaning",
+            Feature::Situation => "situation",
         }
     }
 
@@ -71,6 +78,7 @@ impl Feature {
             Feature::WorkedExample => -0.15,
             Feature::NoNewName => -0.1,
             Feature::Meaning => 0.25,
+            Feature::Situation => 0.1,
         }
     }
 
@@ -80,11 +88,17 @@ impl Feature {
     }
 }
 
+/// What `ALMIRAH_ABLATE` names (comma-separated), read once.
+static ABLATED: LazyLock<String> = LazyLock::new(|| std::env::var("ALMIRAH_ABLATE").unwrap_or_default());
+
 /// The weight table, with the features `ALMIRAH_ABLATE` names set to 0.
-static WEIGHTS: LazyLock<[f32; Feature::ALL.len()]> = LazyLock::new(|| {
-    let off = std::env::var("ALMIRAH_ABLATE").unwrap_or_default();
-    weights_without(&off)
-});
+static WEIGHTS: LazyLock<[f32; Feature::ALL.len()]> = LazyLock::new(|| weights_without(&ABLATED));
+
+/// Whether `ALMIRAH_ABLATE` switches off `rule`, a rule outside the weight
+/// table (`background`: [`super::background`]).
+pub fn switched_off(rule: &str) -> bool {
+    ABLATED.split(',').any(|r| r.trim() == rule)
+}
 
 /// The weight table with the features named in `off` (comma-separated) at 0.
 fn weights_without(off: &str) -> [f32; Feature::ALL.len()] {

@@ -17,6 +17,7 @@ use crate::lexicon;
 use crate::model::{ChatModel, ChatRequest, ChatResponse, Draft, ModelError};
 
 pub mod answer_type;
+pub mod background;
 pub mod both;
 pub mod definition;
 mod dump;
@@ -212,6 +213,15 @@ impl BuiltinModel {
     /// the ask in its situation, which is what the ask means.
     pub fn score_in_situation(&self, ask: &Question, situation: &str, evidence: &[Evidence]) -> Vec<Scored> {
         let mut scored = self.score_by_words(ask, evidence, evidence.len());
+        let told: BTreeSet<String> = self.content_terms(situation).difference(&ask.asked_terms()).cloned().collect();
+        if !told.is_empty() {
+            for s in &mut scored {
+                let held = self.content_terms(s.own_text()).intersection(&told).count() as f32 / told.len() as f32;
+                s.features[Feature::Situation as usize] = held;
+                s.score += Feature::Situation.weight() * held;
+            }
+            scored.sort_by(|a, b| b.score.total_cmp(&a.score));
+        }
         self.add_meaning(&format!("{} {situation}", ask.text()), &mut scored);
         scored
     }
@@ -219,7 +229,7 @@ impl BuiltinModel {
     /// Sentences scored by words alone (coverage and the typed, position
     /// and example features), best first.
     fn score_by_words(&self, question: &Question, evidence: &[Evidence], chunks: usize) -> Vec<Scored> {
-        let q = question.terms();
+        let q = &question.asked_terms();
         if q.is_empty() {
             return Vec::new();
         }
@@ -379,18 +389,18 @@ impl BuiltinModel {
         }
         let text = question.text();
         let chosen = match (split_context(text), situation_first(text), relative_ask(text)) {
-            (Some((ask, context)), _, _) => self.select_in_context(&Question::parse(ask), context, evidence),
+            (Some((ask, context)), _, _) => self.select_in_context(&question.derive(ask), context, evidence),
             // The situation told first often names the thing asked about
             // ("… through the events process. What goes in the Document
             // detail field?"): the whole question is tried first, the ask
             // alone when the situation's words dilute it past the threshold.
             (None, Some((ask, context)), _) => Some(self.select(question, evidence))
                 .filter(|c| !c.is_empty())
-                .unwrap_or_else(|| self.select_in_context(&Question::parse(ask), context, evidence)),
+                .unwrap_or_else(|| self.select_in_context(&question.derive(ask), context, evidence)),
             // "X is a district in Taipei, …, was Chiang Kai-shek, who died on
             // which date?": the last clause asks, the ones before describe.
             (None, None, Some((ask, context))) => {
-                Some(self.select_in_context(&Question::parse(&ask), context, evidence))
+                Some(self.select_in_context(&question.derive(&ask), context, evidence))
                     .filter(|c| !c.is_empty())
                     .map(|c| c.into_iter().take(MAX_SENTENCES).collect())
                     .unwrap_or_else(|| self.select(question, evidence))
@@ -402,7 +412,7 @@ impl BuiltinModel {
                 .filter(|c| !c.is_empty())
                 .or_else(|| {
                     describing_clause(text)
-                        .map(|(ask, clause)| self.select_in_context(&Question::parse(&ask), clause, evidence))
+                        .map(|(ask, clause)| self.select_in_context(&question.derive(&ask), clause, evidence))
                 })
                 .unwrap_or_default(),
         };

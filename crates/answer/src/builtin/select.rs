@@ -35,7 +35,7 @@ impl BuiltinModel {
             .into_iter()
             .filter(|s| (!wants_amount || states_amount(&s.text)) && named.contains(s.key.as_str()))
             .collect();
-        super::dump::candidates(question, &scored);
+        super::dump::candidates(self, question, &scored, evidence);
         for s in scored.iter().take(5) {
             tracing::debug!(coverage = s.coverage, score = s.score, meaning = ?s.meaning, typed = s.typed, key = %s.key, text = %s.text, "candidate");
         }
@@ -48,14 +48,14 @@ impl BuiltinModel {
         // the parking fee?" asked of pages that never say "parking"): it
         // may be unknown only when the question has [`TERMS_FOR_UNKNOWN`].
         let unknown = self.unknown_terms(question, evidence);
-        let terms = question.terms().len();
+        let terms = question.asked_terms().len();
         let known = unknown == 0 || (unknown <= MAX_UNKNOWN_TYPED && terms >= TERMS_FOR_UNKNOWN);
         let Some(best) =
             scored.iter().find(|s| s.coverage >= MIN_COVERAGE || (known && (s.answers() || s.close_in_meaning())))
         else {
             return Vec::new();
         };
-        let q = question.terms();
+        let q = question.asked_terms();
         let covered = self.content_terms(&best.text);
         let missing: BTreeSet<&String> = q.iter().filter(|t| !covered.contains(*t)).collect();
         let mut chosen = vec![best.clone()];
@@ -124,7 +124,7 @@ impl BuiltinModel {
         let wants_amount = ask.asks_for_amount();
         let named = self.chunks_naming(ask.name_alternatives(), evidence);
         let all = self.score_in_situation(ask, context, evidence);
-        super::dump::candidates(ask, &all);
+        super::dump::candidates(self, ask, &all, evidence);
         let scored: Vec<Scored> = all
             .into_iter()
             .filter(|s| s.answers() && (!wants_amount || states_amount(&s.text)) && named.contains(s.key.as_str()))
@@ -157,7 +157,7 @@ impl BuiltinModel {
     /// or headings of the first chunks) never mentions.
     pub fn unknown_terms(&self, question: &Question, evidence: &[Evidence]) -> usize {
         let known = self.evidence_terms(&evidence_texts(evidence));
-        question.terms().iter().filter(|t| !known.contains(*t)).count()
+        question.asked_terms().iter().filter(|t| !known.contains(*t)).count()
     }
 
     /// The content terms of `texts`, together.
@@ -184,7 +184,8 @@ impl BuiltinModel {
                 .filter(|group| alternatives.len() > 1 && !mentions_one_of(self, std::slice::from_ref(*group), &all))
                 .flat_map(|group| self.content_terms(&group.join(" ")))
                 .collect();
-            let terms: Vec<&String> = question.terms().iter().filter(|t| !unnamed.contains(*t)).collect();
+            let asked = question.asked_terms();
+            let terms: Vec<&String> = asked.iter().filter(|t| !unnamed.contains(*t)).collect();
             let share = terms.iter().filter(|t| known.contains(**t)).count() as f32 / terms.len().max(1) as f32;
             share >= YES_NO_KNOWN && mentions_one_of(self, alternatives, &all)
         };

@@ -95,6 +95,7 @@ pub struct Question {
     defined: Option<String>,
     numbers: BTreeSet<String>,
     qualifiers: Vec<Qualifier>,
+    background: BTreeSet<String>,
 }
 
 impl Question {
@@ -120,6 +121,7 @@ impl Question {
             defined: definition::defined_term(&text),
             numbers: cues::input_numbers(&text),
             qualifiers: Vec::new(),
+            background: BTreeSet::new(),
             text,
         };
         q.alternatives = names::name_alternatives(&q.text, &q.names);
@@ -129,6 +131,34 @@ impl Question {
         q.quantity = cues::asks_for_quantity(&q);
         q.kind = kind::classify(&q);
         q
+    }
+
+    /// The question, told which of its content terms are background in the
+    /// library it is asked of (`crate::builtin::background`): held by so
+    /// many chunks that they tell none apart. They are then not counted in
+    /// a sentence's coverage ([`Question::asked_terms`]), and a name made
+    /// of them only ("Sourcegraph", asked of Sourcegraph's handbook) is not
+    /// required of a source ([`Question::name_alternatives`]).
+    pub fn with_background(mut self, background: BTreeSet<String>) -> Self {
+        let tokenizer = Tokenizer::default();
+        for group in &mut self.alternatives {
+            group.retain(|name| !lexicon::content_terms(&tokenizer, name).is_subset(&background));
+        }
+        self.background = background;
+        self
+    }
+
+    /// A part, hop or ask of this question (`text`), parsed as a question
+    /// of its own that knows the same background terms.
+    pub fn derive(&self, text: &str) -> Self {
+        Self::parse(text).with_background(self.background.clone())
+    }
+
+    /// Its content terms that tell passages apart: [`Question::terms`]
+    /// without the background terms, unless that leaves none.
+    pub fn asked_terms(&self) -> BTreeSet<String> {
+        let informative: BTreeSet<String> = self.terms.difference(&self.background).cloned().collect();
+        if informative.is_empty() { self.terms.clone() } else { informative }
     }
 
     /// How many questions this process has parsed so far.

@@ -13,6 +13,7 @@ mod documents;
 mod gate_cache;
 mod search;
 mod table;
+mod terms;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
