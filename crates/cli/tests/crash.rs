@@ -109,13 +109,14 @@ fn sigkill_at_named_points_and_random_moments_never_corrupts_the_index() {
     assert!(kills >= 20, "only {kills} kills landed");
 }
 
-/// A kill during a format upgrade (v1, v6 and v7 → current, all steps in
-/// one transaction) leaves the old format; the next open upgrades it fully,
-/// and the gate records (v6 → v7) and gate state (v7 → v8) the last steps
-/// write agree with the documents.
+/// A kill during a format upgrade (v1, v6, v7, v8 and v9 → current, all
+/// steps in one transaction) leaves the old format; the next open upgrades
+/// it fully, and the gate records (v6 → v7) and gate state (v7 → v8) the
+/// steps write agree with the documents. v8 → v9 moves the vectors into
+/// blocks and v9 → v10 builds the BM25 impact lists.
 #[test]
 fn sigkill_during_a_format_upgrade_leaves_the_old_format_and_the_next_open_upgrades() {
-    for version in [1, 6, 7] {
+    for version in [1, 6, 7, 8, 9] {
         let fixture = format!("{}/../core/tests/fixtures/format-v{version}/data.mdb", env!("CARGO_MANIFEST_DIR"));
         let lib = common::Library::hash(25);
         std::fs::create_dir_all(lib.data()).unwrap();
