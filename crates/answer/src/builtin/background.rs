@@ -8,7 +8,7 @@
 //! Elasticsearch's `cutoff_frequency`), measured per library on its
 //! visible chunks ([`almirah_core::Snapshot::term_shares`]).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use almirah_core::text::Tokenizer;
 use almirah_core::{Reader, Snapshot};
@@ -19,21 +19,54 @@ use crate::question::Question;
 /// Share of the visible chunks (0..=1) from which a term is background.
 pub const BACKGROUND_SHARE: f32 = 0.25;
 
-/// `question` told which of its names are background in `reader`'s
-/// library, read in a snapshot of the library as it stands
-/// ([`Question::with_background`]). Only names are candidates: a common
-/// word of a small or focused library ("hostel" in a hostel's rules) is
-/// still what the question is about.
-/// A library that cannot be read gives it none.
+/// `question` told what its terms weigh in `reader`'s library, read in a
+/// snapshot of the library as it stands: which of its names are
+/// background ([`Question::with_background`]; only names are candidates:
+/// a common word of a small or focused library, "hostel" in a hostel's
+/// rules, is still what the question is about), and the IDF of each of
+/// its content terms ([`Question::with_term_weights`]). A library that
+/// cannot be read tells it nothing.
 pub fn tell(reader: &Reader<'_>, question: Question) -> Question {
-    let background = match reader.snapshot(reader.as_of(None, None)) {
-        Ok(snapshot) => background_terms(&snapshot, &[question.names().join(" ").as_str()]),
+    let snapshot = match reader.snapshot(reader.as_of(None, None)) {
+        Ok(snapshot) => snapshot,
         Err(e) => {
             tracing::warn!(error = %e, "could not open a snapshot; no term is background");
-            BTreeSet::new()
+            return question;
         }
     };
-    question.with_background(background)
+    let background = background_terms(&snapshot, &[question.names().join(" ").as_str()]);
+    let weights = term_weights(&snapshot, question.text());
+    question.with_background(background).with_term_weights(weights)
+}
+
+/// The IDF of each content term of `text` in `snapshot`'s library, on
+/// BM25's scale: `ln(1 + (N - df + 0.5) / (df + 0.5))` over the visible
+/// chunks (Robertson & Zaragoza 2009; Lucene's non-negative form). A term
+/// folded with synonyms ([`lexicon::canonical`]) weighs what its rarest
+/// spelling in `text` weighs. Empty when the library cannot be read
+/// (logged), when it has no chunk, or when `ALMIRAH_ABLATE` names `idf`.
+pub fn term_weights(snapshot: &Snapshot<'_>, text: &str) -> BTreeMap<String, f32> {
+    let mut weights = BTreeMap::new();
+    if super::features::switched_off("idf") {
+        return weights;
+    }
+    let literal: Vec<String> = lexicon::literal_terms(&Tokenizer::default(), text).into_iter().collect();
+    let (n, dfs) = match snapshot.term_frequencies(&literal) {
+        Ok(found) => found,
+        Err(e) => {
+            tracing::warn!(error = %e, "could not read term frequencies; terms weigh alike");
+            return weights;
+        }
+    };
+    if n == 0 {
+        return weights;
+    }
+    for (term, df) in literal.iter().zip(dfs) {
+        let idf = (1.0 + (n as f32 - df as f32 + 0.5) / (df as f32 + 0.5)).ln();
+        let w = weights.entry(lexicon::canonical(term).to_string()).or_insert(idf);
+        *w = w.max(idf);
+    }
+    weights
 }
 
 /// The content terms ([`lexicon::content_terms`]) of `texts` that are

@@ -33,7 +33,7 @@ pub(super) fn candidates(model: &BuiltinModel, question: &Question, scored: &[Sc
             Feature::ALL.iter().map(|f| (f.name().to_string(), s.features[*f as usize].into())).collect();
         let line = serde_json::json!({
             "question": question.text(), "place": i, "key": s.key, "text": s.text,
-            "coverage": s.coverage, "direct": s.direct, "lacks_value": s.lacks_value,
+            "coverage": s.coverage, "weighted_coverage": s.weighted_coverage, "direct": s.direct, "lacks_value": s.lacks_value,
             "has_meaning": s.meaning.is_some(), "features": features,
             "q_terms": question.terms(), "terms": model.content_terms(&s.text), "context_terms": context,
             "retrieval_score": evidence.iter().find(|e| e.key == s.key).map(|e| e.score),

@@ -50,8 +50,7 @@ impl BuiltinModel {
         let unknown = self.unknown_terms(question, evidence);
         let terms = question.asked_terms().len();
         let known = unknown == 0 || (unknown <= MAX_UNKNOWN_TYPED && terms >= TERMS_FOR_UNKNOWN);
-        let Some(best) =
-            scored.iter().find(|s| s.coverage >= MIN_COVERAGE || (known && (s.answers() || s.close_in_meaning())))
+        let Some(best) = scored.iter().find(|s| s.covers_enough() || (known && (s.answers() || s.close_in_meaning())))
         else {
             return Vec::new();
         };

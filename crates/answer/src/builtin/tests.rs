@@ -254,3 +254,24 @@ fn the_situation_picks_the_row_for_the_asker() {
     let picked = m.select_in_context(&ask, "I'm an individual contributor.", std::slice::from_ref(&card));
     assert!(picked.first().is_some_and(|s| s.text.contains("$500")), "{picked:?}");
 }
+
+#[test]
+fn a_sentence_holding_the_rare_words_answers_a_wordy_question() {
+    // The situation's words are common in the library and weigh little.
+    let m = BuiltinModel::default();
+    let ev = evidence(
+        "name-changes::step-1#1",
+        "For a legal change, include documentation such as a court order or a marriage certificate as proof.",
+    );
+    let q = "My team already knows and my manager agreed last week; what proof goes with a legal name change?";
+    let plain = crate::question::Question::parse(q);
+    let common = ["team", "alreadi", "know", "manag", "agre", "last", "week", "name"];
+    let weights =
+        plain.terms().iter().map(|t| (t.clone(), if common.contains(&t.as_str()) { 0.3 } else { 4.0 })).collect();
+    let told = plain.clone().with_term_weights(weights);
+    assert!(m.select(&plain, std::slice::from_ref(&ev)).is_empty(), "{:?}", plain.terms());
+    let picked = m.select(&told, std::slice::from_ref(&ev));
+    assert!(picked.first().is_some_and(|s| s.text.contains("marriage certificate")), "{picked:?}");
+    let w = picked[0].weighted_coverage.unwrap_or_default();
+    assert!(w >= WEIGHTED_COVERAGE && picked[0].coverage < MIN_COVERAGE, "{w} {}", picked[0].coverage);
+}

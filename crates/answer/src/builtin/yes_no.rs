@@ -98,6 +98,7 @@ mod tests {
             text: text.into(),
             key: "k".into(),
             coverage: 1.0,
+            weighted_coverage: None,
             score: 1.0,
             features: Default::default(),
             meaning: None,

@@ -9,7 +9,7 @@
 //! "capital"; "rate" never "separate". A cue of several words matches those
 //! stems in a row ("how much").
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use almirah_core::text::Tokenizer;
@@ -96,6 +96,7 @@ pub struct Question {
     numbers: BTreeSet<String>,
     qualifiers: Vec<Qualifier>,
     background: BTreeSet<String>,
+    weights: BTreeMap<String, f32>,
 }
 
 impl Question {
@@ -122,6 +123,7 @@ impl Question {
             numbers: cues::input_numbers(&text),
             qualifiers: Vec::new(),
             background: BTreeSet::new(),
+            weights: BTreeMap::new(),
             text,
         };
         q.alternatives = names::name_alternatives(&q.text, &q.names);
@@ -148,10 +150,33 @@ impl Question {
         self
     }
 
+    /// The question, told what each of its content terms weighs in the
+    /// library it is asked of (IDF, `crate::builtin::background::term_weights`).
+    pub fn with_term_weights(mut self, weights: BTreeMap<String, f32>) -> Self {
+        self.weights = weights;
+        self
+    }
+
+    /// What `term` weighs: its IDF when the library told it, else the mean
+    /// of the weights it told (a term a part's filled-in answer brings),
+    /// else 1 (no library: every term weighs alike).
+    pub fn term_weight(&self, term: &str) -> f32 {
+        match self.weights.get(term) {
+            Some(w) => *w,
+            None if self.weights.is_empty() => 1.0,
+            None => self.weights.values().sum::<f32>() / self.weights.len() as f32,
+        }
+    }
+
+    /// Whether the library told it what its terms weigh.
+    pub fn has_term_weights(&self) -> bool {
+        !self.weights.is_empty()
+    }
+
     /// A part, hop or ask of this question (`text`), parsed as a question
-    /// of its own that knows the same background terms.
+    /// of its own that knows the same background terms and weights.
     pub fn derive(&self, text: &str) -> Self {
-        Self::parse(text).with_background(self.background.clone())
+        Self::parse(text).with_background(self.background.clone()).with_term_weights(self.weights.clone())
     }
 
     /// Its content terms that tell passages apart: [`Question::terms`]

@@ -9,26 +9,36 @@ use super::Snapshot;
 use crate::error::Result;
 
 impl Snapshot<'_> {
-    /// For each of `terms` (index terms: lower-cased, stemmed, as
-    /// [`crate::text::Tokenizer::terms`] gives them), the share of the
-    /// visible chunks that hold it, in 0..=1; 0 for a term no chunk holds
-    /// and for an empty library. Only visible chunks count, so a hidden
-    /// document's words never move an answer that is shown.
+    /// The number of visible chunks `N`, and for each of `terms` (index
+    /// terms: lower-cased, stemmed, as [`crate::text::Tokenizer::terms`]
+    /// gives them) its document frequency: how many visible chunks hold it
+    /// (0 for a term no chunk holds). Only visible chunks count, so a
+    /// hidden document's words never move an answer that is shown.
     ///
     /// # Errors
     /// [`crate::Error::SnapshotExpired`]; storage errors.
-    pub fn term_shares(&self, terms: &[String]) -> Result<Vec<f32>> {
+    pub fn term_frequencies(&self, terms: &[String]) -> Result<(u64, Vec<u64>)> {
         let rtxn = self.txn()?;
         let visible = self.gate.visible_chunks();
-        let n = visible.len();
         let mut out = Vec::with_capacity(terms.len());
         for term in terms {
             let df = match self.dbs.postings.get(&rtxn, term)? {
-                Some(postings) if n > 0 => postings.bitmap().intersection_len(visible.bitmap()),
-                _ => 0,
+                Some(postings) => postings.bitmap().intersection_len(visible.bitmap()),
+                None => 0,
             };
-            out.push(if n == 0 { 0.0 } else { df as f32 / n as f32 });
+            out.push(df);
         }
-        Ok(out)
+        Ok((visible.len(), out))
+    }
+
+    /// For each of `terms`, the share of the visible chunks that hold it,
+    /// in 0..=1 ([`Snapshot::term_frequencies`] over `N`; 0 in an empty
+    /// library).
+    ///
+    /// # Errors
+    /// As [`Snapshot::term_frequencies`].
+    pub fn term_shares(&self, terms: &[String]) -> Result<Vec<f32>> {
+        let (n, dfs) = self.term_frequencies(terms)?;
+        Ok(dfs.into_iter().map(|df| if n == 0 { 0.0 } else { df as f32 / n as f32 }).collect())
     }
 }
