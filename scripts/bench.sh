@@ -40,13 +40,13 @@ fi
 export ALMIRAH_BENCH_PYTHON
 cargo build --release --locked -p almirah-bench
 mkdir -p bench-out
-target/release/almirah-bench --out bench-out/bench.json "$@"
+"${CARGO_TARGET_DIR:-target}/release/almirah-bench" --out bench-out/bench.json "$@"
 
 echo
 echo "== agent cost (calls and tokens per question: classic, agent, auto)"
 cargo build --release --locked -q -p almirah-cli
 scripts/eval-all.sh --sets sample-docs,hindi --modes classic,agent,auto --out bench-out/eval \
-  --bin target/release/almirah > bench-out/eval.log 2>&1 || echo "note: the evaluation reported a problem (bench-out/eval.log)"
+  --bin "${CARGO_TARGET_DIR:-target}/release/almirah" > bench-out/eval.log 2>&1 || echo "note: the evaluation reported a problem (bench-out/eval.log)"
 cost=(builtin=bench-out/eval)
 [ -d target/eval-all ] && cost+=(builtin-all-sets=target/eval-all)
 [ -d target/eval-llm ] && cost+=(llm=target/eval-llm)

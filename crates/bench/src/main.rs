@@ -115,7 +115,8 @@ fn main() -> Result<()> {
         .corpora
         .or_else(|| std::env::var_os("ALMIRAH_CORPORA").map(PathBuf::from))
         .unwrap_or_else(|| PathBuf::from("../shared/corpora"));
-    if !corpora.is_dir() {
+    // Only the synthetic parts read the corpora; `--parts none --library DIR` does not.
+    if args.parts.iter().any(|p| p != "none") && !corpora.is_dir() {
         bail!("corpora folder {} not found (set --corpora or ALMIRAH_CORPORA)", corpora.display());
     }
     let opts = Options { quick: args.quick, corpora, work_dir: args.work_dir };

@@ -120,7 +120,12 @@ impl Snapshot<'_> {
         let key_of = |id| dbs.documents.get(&rtxn, &id).ok().flatten().map(|d| d.key).unwrap_or_default();
         let admissible = filter.narrow(&self.gate, self.gate.admissible(), key_of);
         let scope = Scope { candidates: &admissible, visible: self.gate.visible_chunks() };
-        let mut results = search::search(dbs, &rtxn, embedder, index, query, scope, opts)?;
+        // Embedded once for both searches (the withheld one feeds the notes).
+        let qv = match opts.mode {
+            search::SearchMode::Bm25 => None,
+            _ => Some(search::embed_query(embedder, query)?),
+        };
+        let mut results = search::search_embedded(dbs, &rtxn, embedder, index, query, qv.as_deref(), scope, opts)?;
         for hit in &mut results.hits {
             hit.verdict = Verdict::Admissible { mark: self.mark_in(&rtxn, hit.doc_id)? };
         }
@@ -129,7 +134,7 @@ impl Snapshot<'_> {
             let within = filter.narrow(&self.gate, self.gate.withheld(), key_of);
             let w_opts = SearchOptions { k: withheld_k, ..*opts };
             let scope = Scope { candidates: &within, visible: self.gate.visible_chunks() };
-            let w = search::search(dbs, &rtxn, embedder, index, query, scope, &w_opts)?;
+            let w = search::search_embedded(dbs, &rtxn, embedder, index, query, qv.as_deref(), scope, &w_opts)?;
             for mut hit in w.hits {
                 let Some(status) = self.gate.status(hit.doc_id) else { continue };
                 let reason = self.reason_in(&rtxn, hit.doc_id)?;

@@ -138,6 +138,28 @@ pub fn search(
     scope: Scope<'_>,
     opts: &SearchOptions,
 ) -> Result<SearchResults> {
+    search_embedded(dbs, rtxn, embedder, vector_index, query, None, scope, opts)
+}
+
+/// [`search`] with the query's embedding already computed
+/// (`query_vector`, the embedder's dimensions; [`embed_query`]), so two
+/// searches of one query (the admissible chunks, then the withheld ones
+/// for the notes) embed it once; `None` embeds it here when the mode
+/// needs it.
+///
+/// # Errors
+/// As [`search`].
+#[allow(clippy::too_many_arguments)]
+pub fn search_embedded(
+    dbs: &Databases,
+    rtxn: &RoTxn<'_>,
+    embedder: &dyn Embedder,
+    vector_index: u16,
+    query: &str,
+    query_vector: Option<&[f32]>,
+    scope: Scope<'_>,
+    opts: &SearchOptions,
+) -> Result<SearchResults> {
     let candidates = scope.candidates;
     let started = Instant::now();
     let tokenizer = Tokenizer::default();
@@ -148,7 +170,10 @@ pub fn search(
     let (semantic, strategy) = match opts.mode {
         SearchMode::Bm25 => (Vec::new(), VectorStrategy::Exact),
         _ => {
-            let qv = embed_query(embedder, query)?;
+            let qv = match query_vector {
+                Some(v) => std::borrow::Cow::Borrowed(v),
+                None => std::borrow::Cow::Owned(embed_query(embedder, query)?),
+            };
             vector::search(dbs.vector_dbs(), rtxn, vector_index, &qv, candidates, opts.depth, opts.vector)?
         }
     };
@@ -194,7 +219,11 @@ pub fn search(
     Ok(SearchResults { hits, candidates: candidates.len(), vector_strategy: strategy, elapsed_ms })
 }
 
-fn embed_query(embedder: &dyn Embedder, query: &str) -> Result<Vec<f32>> {
+/// The query's embedding (the embedder's dimensions, unit length).
+///
+/// # Errors
+/// Embedder errors; an embedder that returns no vector.
+pub fn embed_query(embedder: &dyn Embedder, query: &str) -> Result<Vec<f32>> {
     embedder
         .embed(&[query], InputKind::Query)?
         .pop()
