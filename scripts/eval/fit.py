@@ -24,7 +24,7 @@ import re
 import sys
 
 CURRENT = {"typed": 0.2, "number-asked": 0.15, "chunk-rank": -0.02, "defers": -0.15,
-           "worked-example": -0.15, "no-new-name": -0.1, "meaning": 0.25, "situation": 0.1}
+           "worked-example": -0.15, "no-new-name": -0.1, "meaning": 0.25}
 
 
 def norm(text):

@@ -34,16 +34,11 @@ pub enum Feature {
     /// Its cosine to the question by the library's embedder (-1..=1), for
     /// the first candidates.
     Meaning,
-    /// For an ask told in a situation ("I'm a manager at … What monthly
-    /// limit does my card get?"), the share of the situation's content
-    /// terms it holds (0..=1): the row for managers, not the one for
-    /// individual contributors, when both cover the ask alike.
-    Situation,
 }
 
 impl Feature {
     /// Every feature, in table order.
-    pub const ALL: [Feature; 8] = [
+    pub const ALL: [Feature; 7] = [
         Feature::Typed,
         Feature::NumberAsked,
         Feature::ChunkRank,
@@ -51,7 +46,6 @@ impl Feature {
         Feature::WorkedExample,
         Feature::NoNewName,
         Feature::Meaning,
-        Feature::Situation,
     ];
 
     /// Its name in `ALMIRAH_ABLATE` and in the ablation table.
@@ -64,7 +58,6 @@ impl Feature {
             Feature::WorkedExample => "worked-example",
             Feature::NoNewName => "no-new-name",
             Feature::Meaning => "meaning",
-            Feature::Situation => "situation",
         }
     }
 
@@ -78,7 +71,6 @@ impl Feature {
             Feature::WorkedExample => -0.15,
             Feature::NoNewName => -0.1,
             Feature::Meaning => 0.25,
-            Feature::Situation => 0.1,
         }
     }
 

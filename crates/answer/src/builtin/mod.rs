@@ -231,15 +231,6 @@ impl BuiltinModel {
     /// the ask in its situation, which is what the ask means.
     pub fn score_in_situation(&self, ask: &Question, situation: &str, evidence: &[Evidence]) -> Vec<Scored> {
         let mut scored = self.score_by_words(ask, evidence, evidence.len());
-        let told: BTreeSet<String> = self.content_terms(situation).difference(&ask.asked_terms()).cloned().collect();
-        if !told.is_empty() {
-            for s in &mut scored {
-                let held = self.content_terms(s.own_text()).intersection(&told).count() as f32 / told.len() as f32;
-                s.features[Feature::Situation as usize] = held;
-                s.score += Feature::Situation.weight() * held;
-            }
-            scored.sort_by(|a, b| b.score.total_cmp(&a.score));
-        }
         self.add_meaning(&format!("{} {situation}", ask.text()), &mut scored);
         scored
     }

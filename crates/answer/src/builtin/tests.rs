@@ -240,22 +240,6 @@ fn instructions_inside_documents_are_never_answers() {
 }
 
 #[test]
-fn the_situation_picks_the_row_for_the_asker() {
-    // Two rows cover the ask alike; the situation ("I'm a manager") says which applies.
-    let m = BuiltinModel::default();
-    let card = evidence(
-        "cards::limits#1",
-        "Card limits depend on your role.\n\n- Individual contributors: default monthly card limit $500.\n- Managers and directors: default monthly card limit $1,000.",
-    );
-    let ask = crate::question::Question::parse("What monthly limit does my card get by default?");
-    let picked = m.select_in_context(&ask, "I'm a manager at the company.", std::slice::from_ref(&card));
-    assert!(picked.first().is_some_and(|s| s.text.contains("$1,000")), "{picked:?}");
-    assert!(picked[0].features[Feature::Situation as usize] > 0.0, "{picked:?}");
-    let picked = m.select_in_context(&ask, "I'm an individual contributor.", std::slice::from_ref(&card));
-    assert!(picked.first().is_some_and(|s| s.text.contains("$500")), "{picked:?}");
-}
-
-#[test]
 fn a_sentence_holding_the_rare_words_answers_a_wordy_question() {
     // The situation's words are common in the library and weigh little.
     let m = BuiltinModel::default();
