@@ -93,6 +93,16 @@ fn overtime_pay_cap_is_the_one_in_force() {
     assert!(texts.iter().any(|t| t.contains("$191,900")));
     assert!(texts.iter().all(|t| !t.contains("$176,300") && !t.contains("$183,500")));
     assert!(!now.withheld.is_empty() && now.withheld[0].reason.to_string().starts_with("superseded by overtime@"));
+    // Serialized (CLI --json, HTTP, MCP), a withheld hit names its document and reason, never its text.
+    assert!(now.withheld.iter().all(|w| w.hit.text.len() > 20), "the text stays readable in process");
+    let json = serde_json::to_value(&now).unwrap();
+    let withheld = json["withheld"].as_array().unwrap();
+    assert_eq!(withheld.len(), now.withheld.len());
+    for (w, shown) in now.withheld.iter().zip(withheld) {
+        assert_eq!(shown["hit"]["key"], w.hit.key.as_str());
+        assert_eq!(shown["hit"]["text"], "", "withheld text serialized: {shown}");
+    }
+    assert!(json["results"]["hits"][0]["text"].as_str().unwrap().contains("$191,900"));
 
     let then = admissible_texts(&engine, "2023-06-01");
     assert!(then.iter().any(|t| t.contains("$183,500")));

@@ -60,7 +60,12 @@ impl DocFilter {
 /// A hit withheld by the gate, kept only for notes and `--all-versions`.
 #[derive(Debug, Clone, Serialize)]
 pub struct WithheldHit {
-    /// The hit (its verdict says why it was withheld).
+    /// The hit (its verdict says why it was withheld). Its text is read in
+    /// process only (whether the withheld evidence alone would answer);
+    /// serialized, the hit carries no text ([`hit_without_text`]), so a
+    /// withheld chunk's words never reach a person through `--json`, the
+    /// HTTP service or MCP: they see which document and why.
+    #[serde(serialize_with = "hit_without_text")]
     pub hit: Hit,
     /// Every status that applies, strongest first.
     pub statuses: Vec<StatusLabel>,
@@ -144,4 +149,10 @@ impl Snapshot<'_> {
         }
         Ok(GatedResults { as_of: self.as_of(), results, withheld })
     }
+}
+
+/// Serializes a withheld hit with an empty `text`.
+fn hit_without_text<S: serde::Serializer>(hit: &Hit, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+    let shown = Hit { text: String::new(), ..hit.clone() };
+    serde::Serialize::serialize(&shown, serializer)
 }
