@@ -7,6 +7,11 @@
 //! The cut-off is a document-frequency share (Luhn's upper cut-off, 1958;
 //! Elasticsearch's `cutoff_frequency`), measured per library on its
 //! visible chunks ([`almirah_core::Snapshot::term_shares`]).
+//!
+//! The same statistics give each question term its IDF ([`term_weights`]),
+//! which the builtin's weighted coverage counts. [`tell`] reads both once
+//! per answer (`crate::mode::answer`, the one entry of the CLI, the
+//! desktop app, the HTTP service and MCP).
 
 use std::collections::{BTreeMap, BTreeSet};
 
