@@ -21,6 +21,8 @@ pub mod search;
 pub mod source_file;
 pub mod status;
 pub mod store;
+#[cfg(test)]
+mod test_env;
 pub mod text;
 pub mod update;
 pub mod vectors;

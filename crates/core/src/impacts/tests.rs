@@ -2,7 +2,7 @@
 //! lists) and [`ImpactDelta`] in a real LMDB environment.
 #![allow(clippy::unwrap_used)]
 
-use heed::{CommitOrAbort, EnvOpenOptions, WithoutTls};
+use heed::WithoutTls;
 
 use super::list::{read_varint, write_varint};
 use super::*;
@@ -134,18 +134,7 @@ fn corrupt_lists_give_errors_never_panics() {
 }
 
 fn env(dir: &std::path::Path) -> (heed::Env<WithoutTls>, ImpactDb) {
-    let mut options = EnvOpenOptions::new().read_txn_without_tls();
-    options.map_size(1 << 26).max_dbs(2);
-    // SAFETY: a fresh temporary directory, mapped once by this test.
-    #[allow(unsafe_code)]
-    let env = unsafe { options.open(dir).unwrap() };
-    let db = env
-        .create_databases_and_commit(env.write_txn().unwrap(), |opener, wtxn| -> heed::Result<_> {
-            Ok(CommitOrAbort::<_, ()>::Commit(opener.create_database::<Str, Bytes>(wtxn, Some("impacts"))?))
-        })
-        .unwrap()
-        .unwrap_commit();
-    (env, db)
+    crate::test_env::one_database(dir, "impacts")
 }
 
 fn stored(env: &heed::Env<WithoutTls>, db: ImpactDb, term: &str) -> Option<Vec<Impact>> {

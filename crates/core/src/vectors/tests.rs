@@ -3,7 +3,7 @@
 //! exact f32 ranking.
 #![allow(clippy::unwrap_used)]
 
-use heed::{CommitOrAbort, EnvOpenOptions, WithoutTls};
+use heed::WithoutTls;
 use roaring::RoaringBitmap;
 
 use super::*;
@@ -19,18 +19,7 @@ fn vector(seed: u32) -> Vec<f32> {
 }
 
 fn env(dir: &std::path::Path) -> (heed::Env<WithoutTls>, CodeDb) {
-    let mut options = EnvOpenOptions::new().read_txn_without_tls();
-    options.map_size(1 << 26).max_dbs(2);
-    // SAFETY: a fresh temporary directory, mapped once by this test.
-    #[allow(unsafe_code)]
-    let env = unsafe { options.open(dir).unwrap() };
-    let db = env
-        .create_databases_and_commit(env.write_txn().unwrap(), |opener, wtxn| -> heed::Result<_> {
-            Ok(CommitOrAbort::<_, ()>::Commit(opener.create_database::<Bytes, Bytes>(wtxn, Some("codes"))?))
-        })
-        .unwrap()
-        .unwrap_commit();
-    (env, db)
+    crate::test_env::one_database(dir, "codes")
 }
 
 #[test]
