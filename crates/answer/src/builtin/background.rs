@@ -6,7 +6,7 @@
 //! neither requires it of a sentence's source nor counts it in coverage.
 //! The cut-off is a document-frequency share (Luhn's upper cut-off, 1958;
 //! Elasticsearch's `cutoff_frequency`), measured per library on its
-//! visible chunks ([`almirah_core::Snapshot::term_shares`]).
+//! visible chunks ([`almirah_core::Snapshot::term_frequencies`]).
 //!
 //! The same statistics give each question term its IDF ([`term_weights`]),
 //! which the builtin's weighted coverage counts. [`tell`] reads both once
@@ -39,9 +39,60 @@ pub fn tell(reader: &Reader<'_>, question: Question) -> Question {
             return question;
         }
     };
-    let background = background_terms(&snapshot, &[question.names().join(" ").as_str()]);
-    let weights = term_weights(&snapshot, question.text());
+    // One read of the postings for both: the names' terms are the question's.
+    let Some(stats) = frequencies(&snapshot, &[question.text()]) else { return question };
+    let names = lexicon::literal_terms(&Tokenizer::default(), &question.names().join(" "));
+    let background = background_of(&stats, names.iter());
+    let weights = weights_of(&stats);
     question.with_background(background).with_term_weights(weights)
+}
+
+/// `N` and the document frequency of each literal content term of
+/// `texts` ([`lexicon::literal_terms`]) over `snapshot`'s visible chunks;
+/// `None` (logged) when they cannot be read.
+fn frequencies(snapshot: &Snapshot<'_>, texts: &[&str]) -> Option<(u64, BTreeMap<String, u64>)> {
+    let tokenizer = Tokenizer::default();
+    let literal: Vec<String> =
+        texts.iter().flat_map(|t| lexicon::literal_terms(&tokenizer, t)).collect::<BTreeSet<_>>().into_iter().collect();
+    match snapshot.term_frequencies(&literal) {
+        Ok((n, dfs)) => Some((n, literal.into_iter().zip(dfs).collect())),
+        Err(e) => {
+            tracing::warn!(error = %e, "could not read term frequencies; terms weigh alike and none is background");
+            None
+        }
+    }
+}
+
+/// The IDF of each term of `stats` on BM25's scale, by canonical term
+/// (the rarest spelling wins); empty for an empty library or when
+/// `ALMIRAH_ABLATE` names `idf`.
+fn weights_of((n, dfs): &(u64, BTreeMap<String, u64>)) -> BTreeMap<String, f32> {
+    let mut weights = BTreeMap::new();
+    if *n == 0 || super::features::switched_off("idf") {
+        return weights;
+    }
+    for (term, df) in dfs {
+        let idf = (1.0 + (*n as f32 - *df as f32 + 0.5) / (*df as f32 + 0.5)).ln();
+        let w = weights.entry(lexicon::canonical(term).to_string()).or_insert(idf);
+        *w = w.max(idf);
+    }
+    weights
+}
+
+/// The canonical forms of `terms` held by at least [`BACKGROUND_SHARE`]
+/// of the visible chunks in `stats`; none when `ALMIRAH_ABLATE` names
+/// `background`.
+fn background_of<'t>(
+    (n, dfs): &(u64, BTreeMap<String, u64>),
+    terms: impl Iterator<Item = &'t String>,
+) -> BTreeSet<String> {
+    if *n == 0 || super::features::switched_off("background") {
+        return BTreeSet::new();
+    }
+    terms
+        .filter(|t| dfs.get(*t).is_some_and(|df| *df as f32 / *n as f32 >= BACKGROUND_SHARE))
+        .map(|t| lexicon::canonical(t).to_string())
+        .collect()
 }
 
 /// The IDF of each content term of `text` in `snapshot`'s library, on
@@ -51,27 +102,7 @@ pub fn tell(reader: &Reader<'_>, question: Question) -> Question {
 /// spelling in `text` weighs. Empty when the library cannot be read
 /// (logged), when it has no chunk, or when `ALMIRAH_ABLATE` names `idf`.
 pub fn term_weights(snapshot: &Snapshot<'_>, text: &str) -> BTreeMap<String, f32> {
-    let mut weights = BTreeMap::new();
-    if super::features::switched_off("idf") {
-        return weights;
-    }
-    let literal: Vec<String> = lexicon::literal_terms(&Tokenizer::default(), text).into_iter().collect();
-    let (n, dfs) = match snapshot.term_frequencies(&literal) {
-        Ok(found) => found,
-        Err(e) => {
-            tracing::warn!(error = %e, "could not read term frequencies; terms weigh alike");
-            return weights;
-        }
-    };
-    if n == 0 {
-        return weights;
-    }
-    for (term, df) in literal.iter().zip(dfs) {
-        let idf = (1.0 + (n as f32 - df as f32 + 0.5) / (df as f32 + 0.5)).ln();
-        let w = weights.entry(lexicon::canonical(term).to_string()).or_insert(idf);
-        *w = w.max(idf);
-    }
-    weights
+    frequencies(snapshot, &[text]).map(|stats| weights_of(&stats)).unwrap_or_default()
 }
 
 /// The content terms ([`lexicon::content_terms`]) of `texts` that are
@@ -80,22 +111,5 @@ pub fn term_weights(snapshot: &Snapshot<'_>, text: &str) -> BTreeMap<String, f32
 /// cannot be read (logged), or when `ALMIRAH_ABLATE` names `background`:
 /// every term then counts.
 pub fn background_terms(snapshot: &Snapshot<'_>, texts: &[&str]) -> BTreeSet<String> {
-    if super::features::switched_off("background") {
-        return BTreeSet::new();
-    }
-    let tokenizer = Tokenizer::default();
-    let literal: Vec<String> =
-        texts.iter().flat_map(|t| lexicon::literal_terms(&tokenizer, t)).collect::<BTreeSet<_>>().into_iter().collect();
-    match snapshot.term_shares(&literal) {
-        Ok(shares) => literal
-            .iter()
-            .zip(shares)
-            .filter(|(_, share)| *share >= BACKGROUND_SHARE)
-            .map(|(t, _)| lexicon::canonical(t).to_string())
-            .collect(),
-        Err(e) => {
-            tracing::warn!(error = %e, "could not read term frequencies; no term is background");
-            BTreeSet::new()
-        }
-    }
+    frequencies(snapshot, texts).map(|stats| background_of(&stats, stats.1.keys())).unwrap_or_default()
 }
