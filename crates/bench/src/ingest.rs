@@ -361,7 +361,7 @@ pub struct LibraryQueries {
 pub fn library_queries(dir: &Path) -> Result<LibraryQueries> {
     // The CLI's default audience, so the timed searches run over what a user sees.
     let mut cfg = EngineConfig::new(dir);
-    cfg.audiences = ["all-staff", "staff", "students"].map(String::from).to_vec();
+    cfg.audiences = almirah_settings::ProfileSection::default().audience;
     let engine = Engine::open(cfg).with_context(|| format!("opening {}", dir.display()))?;
     let status = engine.status()?;
     let (query, embedding, without_embedding) = query_latency(&engine, &handbook_questions(false))?;
