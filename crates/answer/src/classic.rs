@@ -225,7 +225,11 @@ pub(crate) fn unanswered_parts(parts: &[Question], draft: &Draft) -> Vec<String>
         .iter()
         .filter(|part| part.asks())
         .filter(|part| {
-            let terms = part.terms();
+            // A part told in a situation asks only its question: "What can
+            // I claim?" is answered without a sentence about the audit.
+            let text = part.text();
+            let ask = crate::builtin::split_context(text).or_else(|| crate::builtin::situation_first(text));
+            let terms = ask.map_or_else(|| part.terms().clone(), |(ask, _)| model.content_terms(ask));
             !terms.is_empty()
                 && !said.iter().any(|s| {
                     terms.iter().filter(|t| s.contains(*t)).count() as f32 >= PART_ANSWERED * terms.len() as f32

@@ -150,6 +150,12 @@ impl Machine {
         &self.context.asked
     }
 
+    /// The parts as the planner reads them: the router's parts, or the
+    /// whole question when it has none.
+    pub fn part_texts(&self) -> &[String] {
+        if self.context.parts.is_empty() { std::slice::from_ref(&self.context.question) } else { &self.context.parts }
+    }
+
     /// The question as parsed once for the whole answer.
     pub fn parsed(&self) -> &Question {
         &self.parsed

@@ -131,14 +131,8 @@ pub fn planned_queries(ctx: &AgentContext) -> Vec<(String, usize)> {
     if ctx.hops {
         return ctx.parts.iter().take(MAX_HOPS).map(|p| (p.clone(), MAX_K)).collect();
     }
-    let mut context: Vec<String> = Vec::new();
-    let mut asks: Vec<String> = Vec::new();
     let parts = if ctx.parts.is_empty() { std::slice::from_ref(&ctx.question) } else { &ctx.parts[..] };
-    for part in parts {
-        for sentence in sentences(part) {
-            if sentence.ends_with('?') { asks.push(sentence) } else { context.push(sentence) }
-        }
-    }
+    let (context, asks) = situation_and_asks(parts);
     let joined = context.join(" ");
     let mut queries: Vec<(String, usize)> = context.iter().flat_map(|c| clauses(c)).map(|c| (c, CLAUSE_K)).collect();
     for ask in asks {
@@ -146,6 +140,27 @@ pub fn planned_queries(ctx: &AgentContext) -> Vec<(String, usize)> {
     }
     queries.dedup();
     queries
+}
+
+/// The statements of `parts` (the situation a question is asked in) and
+/// the sentences that ask (end with "?").
+fn situation_and_asks(parts: &[String]) -> (Vec<String>, Vec<String>) {
+    let mut context: Vec<String> = Vec::new();
+    let mut asks: Vec<String> = Vec::new();
+    for part in parts {
+        for sentence in sentences(part) {
+            if sentence.ends_with('?') { asks.push(sentence) } else { context.push(sentence) }
+        }
+    }
+    (context, asks)
+}
+
+/// The clauses of the situation the plan searches on their own ("I have a
+/// 3-day audit in Hyderabad", "want to stay 2 extra days for personal
+/// reasons"): their hits are evidence for the asks, and a clause asks
+/// nothing, so nothing is drafted for it alone.
+pub fn situation_clauses(parts: &[String]) -> Vec<String> {
+    situation_and_asks(parts).0.iter().flat_map(|c| clauses(c)).collect()
 }
 
 /// Hits a search for one clause of the situation asks for: few, so that

@@ -129,6 +129,8 @@ async fn draft(model: Arc<dyn ChatModel>, m: &Machine, retry_note: Option<String
     let outcomes: Vec<ToolOutcome> = m.outcomes().to_vec();
     let structured = m.config().action_mode();
     let builtin = m.builtin();
+    // A clause of the situation was searched for evidence; it asks nothing.
+    let situation = if m.hops() { Vec::new() } else { super::planner::situation_clauses(m.part_texts()) };
     let job = tokio::task::spawn_blocking(move || {
         if !model.drafts_per_query() {
             let cap = if structured { super::draft::MAX_DRAFT_CHUNKS } else { evidence.len() };
@@ -142,6 +144,9 @@ async fn draft(model: Arc<dyn ChatModel>, m: &Machine, retry_note: Option<String
         let mut merged = Draft::default();
         for o in outcomes.iter().filter(|o| !o.evidence.is_empty()) {
             let label = draft_label(o, question.text());
+            if situation.iter().any(|c| c == label.trim()) {
+                continue;
+            }
             // A part asked in a situation reads everything gathered; a plain query its own results.
             let scope = if crate::builtin::split_context(&label).is_some() { &evidence } else { &o.evidence };
             // The whole question and its parts are parsed already; a search of other words is a question of its own.

@@ -17,10 +17,42 @@ const DUMPED: usize = 20;
 static TARGET: LazyLock<Option<std::path::PathBuf>> =
     LazyLock::new(|| std::env::var_os("ALMIRAH_CANDIDATES").map(Into::into));
 
+/// Whether a dump is being written (`ALMIRAH_CANDIDATES` is set).
+pub(super) fn enabled() -> bool {
+    TARGET.is_some()
+}
+
+/// The question-level facts the answerer's abstention gate reads, written
+/// with every candidate so a gate can be fitted offline.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Gate {
+    /// [`BuiltinModel::evidence_speaks_of`].
+    pub speaks_of: bool,
+    /// Question terms the evidence never mentions ([`BuiltinModel::unknown_terms`]).
+    pub unknown: usize,
+    /// Whether the typed and meaning thresholds may apply (few unknown terms).
+    pub known: bool,
+    /// [`BuiltinModel::rarest_known_term`].
+    pub rarest: Option<String>,
+}
+
 /// Append `scored`'s best candidates for `question` to the dump, if one is
 /// set, with the content terms of the question, of each sentence and of its
 /// chunk's title and headings (what a new feature would be computed from).
 pub(super) fn candidates(model: &BuiltinModel, question: &Question, scored: &[Scored], evidence: &[Evidence]) {
+    gated(model, question, scored, evidence, None, &|_| true);
+}
+
+/// [`candidates`] with the `gate` facts and whether each candidate is `kept`
+/// by the answerer's filters (the amount asked for, the names given).
+pub(super) fn gated(
+    model: &BuiltinModel,
+    question: &Question,
+    scored: &[Scored],
+    evidence: &[Evidence],
+    gate: Option<Gate>,
+    kept: &dyn Fn(&Scored) -> bool,
+) {
     let Some(path) = TARGET.as_ref() else { return };
     let mut out = String::new();
     for (i, s) in scored.iter().take(DUMPED).enumerate() {
@@ -37,6 +69,9 @@ pub(super) fn candidates(model: &BuiltinModel, question: &Question, scored: &[Sc
             "has_meaning": s.meaning.is_some(), "features": features,
             "q_terms": question.terms(), "terms": model.content_terms(&s.text), "context_terms": context,
             "retrieval_score": evidence.iter().find(|e| e.key == s.key).map(|e| e.score),
+            "meaning": s.meaning, "typed": s.typed, "answers": s.answers(), "covers_enough": s.covers_enough(),
+            "close_in_meaning": s.close_in_meaning(), "kept": kept(s), "chunk": s.at.0,
+            "gate": gate.as_ref().map(|g| serde_json::json!({"speaks_of": g.speaks_of, "unknown": g.unknown, "known": g.known, "rarest": g.rarest})),
         });
         out.push_str(&line.to_string());
         out.push('\n');

@@ -34,11 +34,17 @@ pub enum Feature {
     /// Its cosine to the question by the library's embedder (-1..=1), for
     /// the first candidates.
     Meaning,
+    /// For an ask told in a situation ("What can I claim? I have a 3-day
+    /// audit in Hyderabad …"), the share of the situation's term weight it
+    /// holds (0..=1), directly or, for a name the situation gives, through
+    /// the sentence of its chunk that names it ("The metro cities are …
+    /// Hyderabad" for the row "Metro cities: INR 6,000").
+    Situation,
 }
 
 impl Feature {
     /// Every feature, in table order.
-    pub const ALL: [Feature; 7] = [
+    pub const ALL: [Feature; 8] = [
         Feature::Typed,
         Feature::NumberAsked,
         Feature::ChunkRank,
@@ -46,6 +52,7 @@ impl Feature {
         Feature::WorkedExample,
         Feature::NoNewName,
         Feature::Meaning,
+        Feature::Situation,
     ];
 
     /// Its name in `ALMIRAH_ABLATE` and in the ablation table.
@@ -58,6 +65,7 @@ impl Feature {
             Feature::WorkedExample => "worked-example",
             Feature::NoNewName => "no-new-name",
             Feature::Meaning => "meaning",
+            Feature::Situation => "situation",
         }
     }
 
@@ -71,6 +79,7 @@ impl Feature {
             Feature::WorkedExample => -0.15,
             Feature::NoNewName => -0.1,
             Feature::Meaning => 0.25,
+            Feature::Situation => 0.1,
         }
     }
 

@@ -19,6 +19,7 @@ use crate::model::{ChatModel, ChatRequest, ChatResponse, Draft, ModelError};
 pub mod answer_type;
 pub mod background;
 pub mod both;
+pub mod confidence;
 pub mod definition;
 mod dump;
 pub mod features;
@@ -231,8 +232,38 @@ impl BuiltinModel {
     /// the ask in its situation, which is what the ask means.
     pub fn score_in_situation(&self, ask: &Question, situation: &str, evidence: &[Evidence]) -> Vec<Scored> {
         let mut scored = self.score_by_words(ask, evidence, evidence.len());
+        self.add_situation(ask, situation, evidence, &mut scored);
         self.add_meaning(&format!("{} {situation}", ask.text()), &mut scored);
         scored
+    }
+
+    /// Adds [`Feature::Situation`]: the share of the situation's term
+    /// weight ([`Question::term_weight`]) each sentence holds, a name of the
+    /// situation counting when its chunk bridges it to the sentence
+    /// ([`bridged`]); sorts again.
+    fn add_situation(&self, ask: &Question, situation: &str, evidence: &[Evidence], scored: &mut [Scored]) {
+        let asked = ask.asked_terms();
+        let told: BTreeSet<String> = self.content_terms(situation).difference(&asked).cloned().collect();
+        let total: f32 = told.iter().map(|t| ask.term_weight(t)).sum();
+        if told.is_empty() || total <= 0.0 {
+            return;
+        }
+        let names = self.names_in(situation);
+        let known: BTreeSet<String> = told.union(&asked).cloned().collect();
+        let mut chunks: std::collections::BTreeMap<usize, Vec<BTreeSet<String>>> = Default::default();
+        for s in scored.iter_mut() {
+            let terms = chunks.entry(s.at.0).or_insert_with(|| {
+                let text = evidence.get(s.at.0).map_or("", |e| e.text.as_str());
+                chunk_sentences(text).iter().map(|x| self.content_terms(&x.text)).collect()
+            });
+            let own = self.content_terms(s.own_text());
+            let by_bridge = |t: &String| names.contains(t) && s.at.1 < terms.len() && bridged(t, s.at.1, terms, &known);
+            let held: f32 = told.iter().filter(|t| own.contains(*t) || by_bridge(t)).map(|t| ask.term_weight(t)).sum();
+            let share = held / total;
+            s.features[Feature::Situation as usize] = share;
+            s.score += Feature::Situation.weight() * share;
+        }
+        scored.sort_by(|a, b| b.score.total_cmp(&a.score));
     }
 
     /// Sentences scored by words alone (coverage and the typed, position
@@ -256,7 +287,7 @@ impl BuiltinModel {
         let mut scored = Vec::new();
         for (rank, ev) in evidence.iter().take(chunks).enumerate() {
             let context = self.content_terms(&format!("{} {}", ev.title, ev.heading_path.join(" ")));
-            let sentences = split_sentences(&join_wrapped_lines(&table_text::rows_as_sentences(&ev.text)));
+            let sentences = chunk_sentences(&ev.text);
             let examples = example_sentences(&ev.text);
             let several = sentences.len() > 1;
             let terms: Vec<BTreeSet<String>> = sentences.iter().map(|s| self.content_terms(&s.text)).collect();
@@ -364,6 +395,12 @@ impl BuiltinModel {
         }
         scored.sort_by(|a, b| b.score.total_cmp(&a.score));
     }
+}
+
+/// The sentences of a chunk as the builtin reads them: table rows as
+/// sentences, wrapped lines joined.
+fn chunk_sentences(text: &str) -> Vec<crate::citations::Sentence> {
+    split_sentences(&join_wrapped_lines(&table_text::rows_as_sentences(text)))
 }
 
 impl ChatModel for BuiltinModel {

@@ -22,7 +22,8 @@ impl BuiltinModel {
     /// one more: one that holds the value asked for when the first does
     /// not, else one that covers a question term the first does not.
     pub fn select(&self, question: &Question, evidence: &[Evidence]) -> Vec<Scored> {
-        if !self.evidence_speaks_of(question, evidence) {
+        let speaks_of = self.evidence_speaks_of(question, evidence);
+        if !speaks_of && !super::dump::enabled() {
             return Vec::new();
         }
         let wants_amount = question.asks_for_amount();
@@ -30,15 +31,8 @@ impl BuiltinModel {
         // question gives (an acronym, a place, a person): "On a Maxiflex
         // schedule …" is not answered by the standard schedule's chunk.
         let named = self.chunks_naming(question.name_alternatives(), evidence);
-        let scored: Vec<Scored> = self
-            .score_sentences(question, evidence)
-            .into_iter()
-            .filter(|s| (!wants_amount || states_amount(&s.text)) && named.contains(s.key.as_str()))
-            .collect();
-        super::dump::candidates(self, question, &scored, evidence);
-        for s in scored.iter().take(5) {
-            tracing::debug!(coverage = s.coverage, score = s.score, meaning = ?s.meaning, typed = s.typed, key = %s.key, text = %s.text, "candidate");
-        }
+        let kept = |s: &Scored| (!wants_amount || states_amount(&s.text)) && named.contains(s.key.as_str());
+        let all = self.score_sentences(question, evidence);
         // The typed threshold holds only when the evidence mentions all but
         // at most one term of the question somewhere ("extra days off for a
         // teammate's wedding?", asked of pages that never say "extra" or
@@ -50,8 +44,26 @@ impl BuiltinModel {
         let unknown = self.unknown_terms(question, evidence);
         let terms = question.asked_terms().len();
         let known = unknown == 0 || (unknown <= MAX_UNKNOWN_TYPED && terms >= TERMS_FOR_UNKNOWN);
-        let Some(best) = scored.iter().find(|s| s.covers_enough() || (known && (s.answers() || s.close_in_meaning())))
-        else {
+        let rarest = super::dump::enabled().then(|| self.rarest_known_term(question, evidence)).flatten();
+        let gate = super::dump::Gate { speaks_of, unknown, known, rarest };
+        super::dump::gated(self, question, &all, evidence, Some(gate), &kept);
+        if !speaks_of {
+            return Vec::new();
+        }
+        let scored: Vec<Scored> = all.into_iter().filter(|s| kept(s)).collect();
+        for s in scored.iter().take(5) {
+            tracing::debug!(coverage = s.coverage, score = s.score, meaning = ?s.meaning, typed = s.typed, key = %s.key, text = %s.text, "candidate");
+        }
+        // A paraphrase that shares few words answers when the fitted
+        // clause is confident of it ([`super::confidence`]); not a short
+        // question whose subject the evidence never names.
+        let subject_unknown = unknown > 0 && terms < TERMS_FOR_UNKNOWN;
+        let retrieval = |s: &Scored| evidence.iter().find(|e| e.key == s.key).map_or(0.0, |e| e.score);
+        let Some(best) = scored.iter().find(|s| {
+            s.covers_enough()
+                || (known && (s.answers() || s.close_in_meaning()))
+                || (!subject_unknown && super::confidence::confident(s, retrieval(s)))
+        }) else {
             return Vec::new();
         };
         let q = question.asked_terms();
@@ -150,6 +162,17 @@ impl BuiltinModel {
             })
             .map(|e| e.key.as_str())
             .collect()
+    }
+
+    /// The question's asked term of the highest weight ([`Question::term_weight`])
+    /// that the evidence (text, title or headings of the first chunks)
+    /// mentions: what the question is most specifically about, of what the
+    /// documents know ("deposit" in "How much is the hostel security
+    /// deposit?"); `None` when the evidence mentions none.
+    pub fn rarest_known_term(&self, question: &Question, evidence: &[Evidence]) -> Option<String> {
+        let known = self.evidence_terms(&evidence_texts(evidence));
+        let weight = |t: &String| question.term_weight(t);
+        question.asked_terms().into_iter().filter(|t| known.contains(t)).max_by(|a, b| weight(a).total_cmp(&weight(b)))
     }
 
     /// How many of the question's content terms the evidence (text, title

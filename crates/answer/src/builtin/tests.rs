@@ -259,3 +259,31 @@ fn a_sentence_holding_the_rare_words_answers_a_wordy_question() {
     let w = picked[0].weighted_coverage.unwrap_or_default();
     assert!(w >= WEIGHTED_COVERAGE && picked[0].coverage < MIN_COVERAGE, "{w} {}", picked[0].coverage);
 }
+
+#[test]
+fn the_situation_picks_the_row_for_the_asker() {
+    // Two rows cover the ask alike; the situation says which applies, by its
+    // own words ("a manager") or through the chunk's sentence that puts its
+    // city in a class ("The metro cities are … Hyderabad").
+    let m = BuiltinModel::default();
+    let card = evidence(
+        "cards::limits#1",
+        "Card limits depend on your role.\n\n- Individual contributors: default monthly card limit $500.\n- Managers and directors: default monthly card limit $1,000.",
+    );
+    let ask = crate::question::Question::parse("What monthly limit does my card get by default?");
+    let picked = m.select_in_context(&ask, "I'm a manager at the company.", std::slice::from_ref(&card));
+    assert!(picked.first().is_some_and(|s| s.text.contains("$1,000")), "{picked:?}");
+    assert!(picked[0].features[Feature::Situation as usize] > 0.0, "{picked:?}");
+    let picked = m.select_in_context(&ask, "I'm an individual contributor.", std::slice::from_ref(&card));
+    assert!(picked.first().is_some_and(|s| s.text.contains("$500")), "{picked:?}");
+    // sample-docs/company/travel-and-expense-policy.md
+    let hotel = evidence(
+        "travel::hotel#1",
+        "Hotel stays are reimbursed up to a cap per night:\n\n| City class | Cap per night |\n|---|---|\n| Other cities | INR 3,500 |\n| Metro cities | INR 6,000 |\n\nThe metro cities are Mumbai, Delhi and Hyderabad.",
+    );
+    let ask = crate::question::Question::parse("What hotel cap per night applies?");
+    for (situation, cap) in [("I have an audit in Hyderabad.", "6,000"), ("I have an audit in Nagpur.", "3,500")] {
+        let picked = m.select_in_context(&ask, situation, std::slice::from_ref(&hotel));
+        assert!(picked.first().is_some_and(|s| s.text.contains(cap)), "{situation}: {picked:?}");
+    }
+}
