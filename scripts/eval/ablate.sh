@@ -4,7 +4,8 @@
 # crates/answer/src/builtin/features.rs and once with each switched off
 # (ALMIRAH_ABLATE=<feature>), and once without the background names
 # (crates/answer/src/builtin/background.rs) and without the IDF weights of
-# the question terms (idf), every question (--half all), then accuracy
+# the question terms (idf) and without the fitted confidence clause of
+# the answer gate (confidence), every question (--half all), then accuracy
 # per set and half (scripts/eval/halves.py). Libraries are indexed once
 # under OUT/libs and shared by the runs.
 # Usage: scripts/eval/ablate.sh [--bin ALMIRAH] [--out DIR] [--sets a,b]
@@ -22,7 +23,7 @@ while [ $# -gt 0 ]; do
 done
 features="$(grep -o 'Feature::[A-Za-z]* => "[a-z-]*"' crates/answer/src/builtin/features.rs | sed 's/.*"\(.*\)"/\1/')"
 mkdir -p "$out/libs"
-for off in none $features background idf; do
+for off in none $features background idf confidence; do
   run="$out/$off"
   if [ -f "$run/done" ]; then echo "== $off: done already"; continue; fi
   mkdir -p "$run"
@@ -36,7 +37,7 @@ for off in none $features background idf; do
     echo "   failed: see $run/log" >&2
   fi
 done
-for off in none $features background idf; do
+for off in none $features background idf confidence; do
   echo "## without $off"
   python3 scripts/eval/halves.py "$out/$off"
 done
