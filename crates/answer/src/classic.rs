@@ -349,7 +349,12 @@ fn call_model(
 ) -> Draft {
     let started = Instant::now();
     let shown = crate::focus::shown(model, builtin, question, evidence);
-    let draft = match model.answer(question, &shown, note) {
+    let drafted = if crate::pick::picks(model) {
+        crate::pick::picked(model, builtin, question, &shown, note, crate::pick::MAX_PICKS)
+    } else {
+        model.answer(question, &shown, note)
+    };
+    let draft = match drafted {
         Ok(d) => d,
         Err(e) => {
             trace.steps.push(Step::Note { text: format!("{PROVIDER_ERROR}: {e}") });

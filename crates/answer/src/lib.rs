@@ -74,6 +74,7 @@ pub mod lexicon;
 pub mod mode;
 pub mod model;
 pub mod numeric;
+pub mod pick;
 pub mod plan;
 pub mod providers;
 pub mod question;

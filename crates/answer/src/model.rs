@@ -166,6 +166,13 @@ pub trait ChatModel: Send + Sync {
         false
     }
 
+    /// Whether it drafts by choosing among the builtin's best sentences
+    /// ([`crate::pick`]) instead of writing: `[model] drafting`
+    /// ([`crate::providers::Drafting`]); false unless a provider says so.
+    fn picks(&self) -> bool {
+        false
+    }
+
     /// Whether drafting prompts should show this model focused evidence
     /// (the `focus` module's small budget: the best passages first, each
     /// cut around its best sentence) instead of every chunk whole: true for
@@ -173,4 +180,23 @@ pub trait ChatModel: Send + Sync {
     fn reads_focused_evidence(&self) -> bool {
         false
     }
+}
+
+/// The first JSON object or array in `text`: the whole text, a fenced
+/// block, a `<tool_call>` block, or the first balanced `{…}` / `[…]`.
+pub fn first_json(text: &str) -> Option<serde_json::Value> {
+    let t = text.trim();
+    if let Ok(v) = serde_json::from_str::<serde_json::Value>(t) {
+        return v.is_object().then_some(v.clone()).or_else(|| v.is_array().then_some(v));
+    }
+    let starts: Vec<usize> = t.char_indices().filter(|(_, c)| *c == '{' || *c == '[').map(|(i, _)| i).collect();
+    for start in starts {
+        let mut stream = serde_json::Deserializer::from_str(&t[start..]).into_iter::<serde_json::Value>();
+        if let Some(Ok(v)) = stream.next()
+            && (v.is_object() || v.is_array())
+        {
+            return Some(v);
+        }
+    }
+    None
 }

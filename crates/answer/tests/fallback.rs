@@ -9,7 +9,7 @@ mod common;
 
 use almirah_answer::classic::{Answer, ask};
 use almirah_answer::fallback::fell_back;
-use almirah_answer::providers::{ProviderOptions, from_spec};
+use almirah_answer::providers::{Drafting, ProviderOptions, from_spec};
 use almirah_answer::trace::{Step, StopReason};
 use almirah_embed::test_server::{Reply, Server};
 use serde_json::json;
@@ -35,7 +35,9 @@ fn answer_with(status: u16, content: &'static str) -> (Answer, String) {
         )
     });
     let spec = format!("openai:{}/v1:scripted", server.url);
-    let model = from_spec(&spec, &ProviderOptions { max_attempts: 1, ..Default::default() }).unwrap();
+    // The writing path: a local server would pick by default.
+    let options = ProviderOptions { max_attempts: 1, drafting: Drafting::Write, ..Default::default() };
+    let model = from_spec(&spec, &options).unwrap();
     let answer = ask(
         &common::engine().reader(),
         model.as_ref(),

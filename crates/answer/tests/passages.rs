@@ -10,7 +10,7 @@ mod common;
 
 use std::sync::{Arc, Mutex};
 
-use almirah_answer::providers::{ProviderOptions, from_spec};
+use almirah_answer::providers::{Drafting, ProviderOptions, from_spec};
 use almirah_core::SearchOptions;
 use almirah_embed::test_server::{Reply, Server};
 use serde_json::json;
@@ -136,7 +136,8 @@ fn a_local_model_reads_the_focused_passages_best_first() {
             &json!({"choices": [{"message": {"content": reply}}], "usage": {"prompt_tokens": 10, "completion_tokens": 5}}),
         )
     });
-    let model = from_spec(&format!("openai:{}/v1:scripted-local", server.url), &ProviderOptions::default()).unwrap();
+    let options = ProviderOptions { drafting: Drafting::Write, ..Default::default() };
+    let model = from_spec(&format!("openai:{}/v1:scripted-local", server.url), &options).unwrap();
     assert!(model.reads_focused_evidence(), "a loopback server is a local model");
     let answer = almirah_answer::classic::ask(
         &engine.reader(),

@@ -8,7 +8,7 @@
 mod common;
 
 use almirah_answer::classic::{Answer, ask};
-use almirah_answer::providers::{ProviderOptions, from_spec};
+use almirah_answer::providers::{Drafting, ProviderOptions, from_spec};
 use almirah_answer::question::Question;
 use almirah_answer::trace::Step;
 use almirah_embed::test_server::{Reply, Server};
@@ -39,7 +39,8 @@ fn ask_full_fee(question: &str) -> (Answer, Server) {
         )
     });
     let spec = format!("openai:{}/v1:scripted", server.url);
-    let model = from_spec(&spec, &ProviderOptions { max_attempts: 1, ..Default::default() }).unwrap();
+    let model = from_spec(&spec, &ProviderOptions { max_attempts: 1, drafting: Drafting::Write, ..Default::default() })
+        .unwrap();
     let q = Question::parse(question);
     let answer = ask(&common::engine().reader(), model.as_ref(), &q, common::today(), &|_: &str| {}).unwrap();
     (answer, server)

@@ -3,8 +3,10 @@
 //! action step and the drafting schema whose citation field is an enum of
 //! the passages shown; a server that refuses `response_format` is
 //! remembered, and that request and every later one go without it, read by
-//! the tolerant parser. A scripted model behind a loopback
-//! OpenAI-compatible server plays the local model.
+//! the tolerant parser. By default such a model drafts by picking numbered
+//! sentences (issue #40, `[model] drafting`); `drafting = "write"` gets the
+//! writing schema. A scripted model behind a loopback OpenAI-compatible
+//! server plays the local model.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
@@ -15,7 +17,7 @@ use almirah_answer::agent::{AgentConfig, ask_agent};
 use almirah_answer::classic::Answer;
 use almirah_answer::fallback::fell_back;
 use almirah_answer::model::ChatModel;
-use almirah_answer::providers::{ProviderOptions, from_spec};
+use almirah_answer::providers::{Drafting, ProviderOptions, from_spec};
 use almirah_embed::test_server::{Reply, Request, Server};
 use serde_json::{Value, json};
 
@@ -41,7 +43,12 @@ fn turn(request: &Request) -> Value {
     let prompt = request.body["messages"].to_string();
     let last = request.body["messages"].as_array().and_then(|m| m.last()).map(|m| m["content"].to_string());
     let last = last.unwrap_or_default();
-    let content = if last.contains("{\\\"sentences\\\"") {
+    let picking = request.body["response_format"]["json_schema"]["schema"]["properties"]["answer"].is_object();
+    let content = if picking {
+        // The number of the sentence block that says "18 days".
+        let n = citation_for(&prompt).trim_matches(['[', ']']).parse::<u64>().unwrap_or(0);
+        json!({"answer": [n]}).to_string()
+    } else if last.contains("{\\\"sentences\\\"") {
         json!({"sentences": [{"text": SENTENCE, "key": citation_for(&prompt)}]}).to_string()
     } else if last.contains("\\\"enough\\\"") {
         json!({"enough": true, "missing": ""}).to_string()
@@ -58,7 +65,7 @@ fn turn(request: &Request) -> Value {
 
 /// The agent's answer from the scripted local model; `refuse` makes the
 /// server answer 400 to every request that carries `response_format`.
-fn run(refuse: bool, cfg: &AgentConfig) -> (Answer, Vec<Request>) {
+fn run(refuse: bool, cfg: &AgentConfig, drafting: Drafting) -> (Answer, Vec<Request>) {
     let server = Server::start(move |_, request| {
         if refuse && request.body.get("response_format").is_some() {
             let error = json!({"error": {"message": "Unrecognized request argument supplied: response_format"}});
@@ -68,7 +75,7 @@ fn run(refuse: bool, cfg: &AgentConfig) -> (Answer, Vec<Request>) {
     });
     let spec = format!("openai:{}/v1:scripted-local", server.url);
     let model: Arc<dyn ChatModel> =
-        Arc::from(from_spec(&spec, &ProviderOptions { max_attempts: 1, ..Default::default() }).unwrap());
+        Arc::from(from_spec(&spec, &ProviderOptions { max_attempts: 1, drafting, ..Default::default() }).unwrap());
     assert!(model.prefers_structured_output() || refuse, "a loopback server is local");
     let answer = ask_agent(
         &common::engine().reader(),
@@ -93,8 +100,34 @@ fn schema_names(requests: &[Request]) -> Vec<Vec<String>> {
 }
 
 #[test]
-fn a_local_model_gets_json_actions_and_a_draft_schema_of_the_shown_keys_by_default() {
-    let (a, requests) = run(false, &AgentConfig::default());
+fn a_local_model_gets_json_actions_and_picks_numbered_sentences_by_default() {
+    let (a, requests) = run(false, &AgentConfig::default(), Drafting::default());
+    assert!(!a.abstained, "{}", a.text);
+    assert!(a.text.contains("18 days") && !fell_back(&a.trace), "the model's own answer: {}", a.text);
+    assert!(a.citations.iter().all(|c| c.key.starts_with("leave-policy")), "{:?}", a.citations);
+    let schemas = schema_names(&requests);
+    assert!(schemas.first().is_some_and(|s| s.contains(&"action".to_string())), "{schemas:?}");
+    let pick = requests
+        .iter()
+        .find(|r| r.body["response_format"]["json_schema"]["schema"]["properties"]["answer"].is_object())
+        .expect("a pick request with a schema");
+    let numbers = &pick.body["response_format"]["json_schema"]["schema"]["properties"]["answer"]["items"]["enum"];
+    let numbers: Vec<u64> = numbers.as_array().unwrap().iter().filter_map(Value::as_u64).collect();
+    assert_eq!(numbers, (1..=numbers.len() as u64).collect::<Vec<_>>(), "the numbers shown, from 1");
+    // The answer is the picked sentence verbatim, as the document writes it.
+    let sentence = a.text.split(" [").next().unwrap_or_default();
+    let shown = pick.body["messages"].to_string();
+    assert!(shown.contains(sentence), "{sentence:?} was one of the sentences shown");
+    assert!(
+        !requests
+            .iter()
+            .any(|r| r.body["response_format"]["json_schema"]["schema"]["properties"]["sentences"].is_object())
+    );
+}
+
+#[test]
+fn a_local_model_set_to_write_gets_a_draft_schema_of_the_shown_keys() {
+    let (a, requests) = run(false, &AgentConfig::default(), Drafting::Write);
     assert!(!a.abstained, "{}", a.text);
     assert!(a.text.contains("18 days") && !fell_back(&a.trace), "the model's own answer: {}", a.text);
     assert!(a.citations.iter().all(|c| c.key.starts_with("leave-policy")), "{:?}", a.citations);
@@ -113,14 +146,14 @@ fn a_local_model_gets_json_actions_and_a_draft_schema_of_the_shown_keys_by_defau
 #[test]
 fn an_explicit_action_mode_false_keeps_native_tools() {
     let cfg = AgentConfig { action_mode: Some(false), ..AgentConfig::default() };
-    let (_, requests) = run(false, &cfg);
+    let (_, requests) = run(false, &cfg, Drafting::Write);
     assert!(requests.first().is_some_and(|r| r.body.get("tools").is_some()), "native tool calls offered");
     assert!(requests.first().is_some_and(|r| r.body.get("response_format").is_none()));
 }
 
 #[test]
 fn a_server_that_refuses_response_format_is_asked_once_and_then_without_it() {
-    let (a, requests) = run(true, &AgentConfig { action_mode: Some(true), ..AgentConfig::default() });
+    let (a, requests) = run(true, &AgentConfig { action_mode: Some(true), ..AgentConfig::default() }, Drafting::Write);
     let with_schema = requests.iter().filter(|r| r.body.get("response_format").is_some()).count();
     assert_eq!(with_schema, 1, "one refusal, then remembered: {} requests", requests.len());
     assert!(requests.len() >= 3, "the loop went on without the schema");

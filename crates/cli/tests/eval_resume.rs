@@ -54,7 +54,11 @@ fn a_killed_run_resumes_without_asking_a_finished_question_again() {
     std::fs::write(&set, lines.iter().map(|l| format!("{l}\n")).collect::<String>()).unwrap();
     let journal = tmp.path().join("journal.jsonl");
 
-    let lib = common::Library::hash(64);
+    // The writing path, so every question reaches the model (a local model
+    // that picks is not called when the builtin abstains).
+    let lib = common::Library::with_config(
+        "[embedder]\nprovider = \"hash\"\ndimensions = 64\n[index]\nbatch_max_chunks = 64\n[model]\ndrafting = \"write\"\n",
+    );
     let out = lib.run(&["index", "--quiet", repo().join("sample-docs").to_str().unwrap()]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 

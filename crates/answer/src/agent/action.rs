@@ -7,6 +7,7 @@
 use serde_json::{Value, json};
 
 use crate::model::ToolCall;
+pub use crate::model::first_json;
 
 /// Schema of one action.
 pub fn action_schema() -> Value {
@@ -50,25 +51,6 @@ fn as_call(v: &Value) -> Option<ToolCall> {
         None => json!({}),
     };
     Some(ToolCall { name: name.into(), arguments })
-}
-
-/// The first JSON object or array in `text`: the whole text, a fenced
-/// block, a `<tool_call>` block, or the first balanced `{…}` / `[…]`.
-pub fn first_json(text: &str) -> Option<Value> {
-    let t = text.trim();
-    if let Ok(v) = serde_json::from_str::<Value>(t) {
-        return v.is_object().then_some(v.clone()).or_else(|| v.is_array().then_some(v));
-    }
-    let starts: Vec<usize> = t.char_indices().filter(|(_, c)| *c == '{' || *c == '[').map(|(i, _)| i).collect();
-    for start in starts {
-        let mut stream = serde_json::Deserializer::from_str(&t[start..]).into_iter::<Value>();
-        if let Some(Ok(v)) = stream.next()
-            && (v.is_object() || v.is_array())
-        {
-            return Some(v);
-        }
-    }
-    None
 }
 
 #[cfg(test)]

@@ -135,7 +135,10 @@ async fn draft(model: Arc<dyn ChatModel>, m: &Machine, retry_note: Option<String
         if !model.drafts_per_query() {
             let cap = if structured { super::draft::MAX_DRAFT_CHUNKS } else { evidence.len() };
             let shown = crate::focus::shown(model.as_ref(), &builtin, &question, &evidence[..cap.min(evidence.len())]);
-            return if structured {
+            return if crate::pick::picks(model.as_ref()) {
+                let max = crate::pick::max_picks(parts.len());
+                crate::pick::picked(model.as_ref(), &builtin, &question, &shown, retry_note.as_deref(), max)
+            } else if structured {
                 super::draft::structured(model.as_ref(), &question, &shown, retry_note.as_deref())
             } else {
                 model.answer(&question, &shown, retry_note.as_deref())

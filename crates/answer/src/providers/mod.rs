@@ -67,6 +67,25 @@ pub struct ProviderOptions {
     pub temperature: f32,
     /// Output tokens per call at most (`max_tokens`, `maxOutputTokens`). Default 1 024.
     pub max_output_tokens: u32,
+    /// How the model drafts an answer (`drafting = "auto"`, `"pick"` or
+    /// `"write"`). Default `auto`: a model on a local server that takes a
+    /// reply schema picks sentences ([`crate::pick`]), any other writes.
+    pub drafting: Drafting,
+}
+
+/// How a chat model drafts an answer from the passages it is shown.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Drafting {
+    /// `pick` for a model on a local server that takes a reply schema
+    /// ([`crate::model::ChatModel::prefers_structured_output`]), else `write`.
+    #[default]
+    Auto,
+    /// Choose among the builtin's best sentences, which are quoted verbatim
+    /// ([`crate::pick`]); the builtin's gate decides whether to answer.
+    Pick,
+    /// Write short sentences that cite the passages; the checks verify them.
+    Write,
 }
 
 impl Default for ProviderOptions {
@@ -83,6 +102,7 @@ impl Default for ProviderOptions {
             keyring: true,
             temperature: 0.0,
             max_output_tokens: 1_024,
+            drafting: Drafting::Auto,
         }
     }
 }

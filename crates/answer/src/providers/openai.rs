@@ -24,7 +24,7 @@ use serde_json::{Value, json};
 use super::parse::{chat_response, parse_arguments, strip_thinking};
 use super::schema_support::{self, SchemaSupport};
 use super::transport::{AuthStyle, Transport, TransportError};
-use super::{Endpoint, ProviderOptions, join_url, parse_json, transport_config};
+use super::{Drafting, Endpoint, ProviderOptions, join_url, parse_json, transport_config};
 use crate::evidence::Evidence;
 use crate::model::{ChatModel, ChatRequest, ChatResponse, Draft, ModelError, Role, ToolCall, Usage};
 use crate::question::Question;
@@ -40,6 +40,8 @@ pub struct OpenAiChat {
     transport: Transport,
     /// Whether the server runs on this machine (see [`schema_support::is_local`]).
     local: bool,
+    /// How it drafts ([`ProviderOptions::drafting`]).
+    drafting: Drafting,
 }
 
 #[derive(Deserialize)]
@@ -92,7 +94,8 @@ impl OpenAiChat {
         let url = join_url(&base_url, "chat/completions");
         let (temperature, max_output_tokens) = (options.temperature, options.max_output_tokens);
         let local = id.starts_with("ollama:") || schema_support::is_local(&base_url);
-        Ok(Self { id, url, model, temperature, max_output_tokens, transport, local })
+        let drafting = options.drafting;
+        Ok(Self { id, url, model, temperature, max_output_tokens, transport, local, drafting })
     }
 
     /// Send `request`, with its schema unless the server refused one; a
@@ -192,6 +195,14 @@ impl ChatModel for OpenAiChat {
 
     fn reads_focused_evidence(&self) -> bool {
         self.local
+    }
+
+    fn picks(&self) -> bool {
+        match self.drafting {
+            Drafting::Auto => self.prefers_structured_output(),
+            Drafting::Pick => true,
+            Drafting::Write => false,
+        }
     }
 
     fn answer(
