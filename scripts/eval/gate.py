@@ -50,7 +50,8 @@ def load(cands_path, question_paths):
                 groups.append((c["question"], current))
         if current is not None:
             current.append(c)
-    return [(q, g, expect[q]) for q, g in groups]
+    # Only what the answerer's filters keep (dumps since gate_fit.py mark the rest).
+    return [(q, [c for c in g if c.get("kept", True)], expect[q]) for q, g in groups]
 
 
 def meaning(c):

@@ -24,6 +24,11 @@ search score × 30, so about 0.5-1.0. The halves are those of
 crates/answer/src/eval/set.rs (a pinned "half", else the parity of the
 first byte of BLAKE3 of the id; even: tuning). Needs `blake3` from PyPI.
 
+Approximations: the dump holds a question's 20 best candidates (the
+answerer reads all of them), and the short-question exclusion counts all of
+the question's terms (the answerer its asked terms, without the background
+names); the evaluation's figures are the ones to quote.
+
 Usage: gate_fit.py CANDIDATES.jsonl QUESTIONS.jsonl [QUESTIONS.jsonl ...]
 Prints the current gate's and the fitted gate's right answers per half, the
 weights on each feature's raw scale, and the chosen threshold.
@@ -102,7 +107,7 @@ def row(c):
         "typed": float(c["typed"]),
         "lacks_value": float(c["lacks_value"]),
         "unknown_share": g["unknown"] / n,
-        "retrieval": (c["retrieval_score"] or 0.0) * 30.0,
+        "retrieval": min(c["retrieval_score"] or 0.0, 2.0 / 61.0) * 30.0,
         "chunk": float(c["chunk"]),
         "kept": float(c["kept"]),
     }

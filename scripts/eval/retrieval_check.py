@@ -51,13 +51,16 @@ def main():
             print(f"error: {name} has no reference figures (run with --write once)", file=sys.stderr)
             failed = True
             continue
+        for mode in sorted(set(now[name]) - set(reference[name])):
+            print(f"error: {name} {mode} is measured but has no reference figures", file=sys.stderr)
+            failed = True
         for mode, figures in sorted(reference[name].items()):
             got = now[name].get(mode)
             for k in FIGURES + ("questions",):
                 value = None if got is None else got.get(k)
-                mark = "" if value == figures[k] else "  <-- differs"
+                mark = "" if value == figures.get(k) else "  <-- differs"
                 failed |= bool(mark)
-                print(f"| {name} | {mode} | {k} | {figures[k]} | {value}{mark} |")
+                print(f"| {name} | {mode} | {k} | {figures.get(k)} | {value}{mark} |")
     if failed:
         print("error: retrieval figures differ from eval/retrieval-reference.json", file=sys.stderr)
         sys.exit(1)

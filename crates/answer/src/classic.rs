@@ -214,7 +214,9 @@ pub const PART_ANSWERED: f32 = 0.5;
 
 /// The parts of `parts` that ask something ([`Question::asks`]) and that no sentence
 /// of `draft` answers: none holds [`PART_ANSWERED`] of the part's content
-/// terms. A one-part question has none to name.
+/// terms (of its ask's alone when it is told in a situation: "I have an
+/// audit in Hyderabad … What can I claim?" is judged by "claim"). A
+/// one-part question has none to name.
 pub(crate) fn unanswered_parts(parts: &[Question], draft: &Draft) -> Vec<String> {
     if parts.len() < 2 {
         return Vec::new();

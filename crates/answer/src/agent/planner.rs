@@ -159,8 +159,14 @@ fn situation_and_asks(parts: &[String]) -> (Vec<String>, Vec<String>) {
 /// 3-day audit in Hyderabad", "want to stay 2 extra days for personal
 /// reasons"): their hits are evidence for the asks, and a clause asks
 /// nothing, so nothing is drafted for it alone.
+/// None when nothing asks: "List the documents needed for a visa." is the
+/// question itself, answered from its own searches.
 pub fn situation_clauses(parts: &[String]) -> Vec<String> {
-    situation_and_asks(parts).0.iter().flat_map(|c| clauses(c)).collect()
+    let (context, asks) = situation_and_asks(parts);
+    if asks.is_empty() {
+        return Vec::new();
+    }
+    context.iter().flat_map(|c| clauses(c)).collect()
 }
 
 /// Hits a search for one clause of the situation asks for: few, so that
@@ -274,6 +280,17 @@ mod tests {
             name_phrases("How many days of earned leave do I get?").is_empty(),
             "a lone capital word is not a name"
         );
+    }
+
+    #[test]
+    fn a_situation_is_not_drafted_for_but_a_statement_that_asks_is() {
+        let told = ["I have a 3-day audit in Hyderabad and want to stay 2 extra days. What can I claim?".to_string()];
+        assert_eq!(
+            situation_clauses(&told),
+            vec!["I have a 3-day audit in Hyderabad".to_string(), "want to stay 2 extra days.".to_string()]
+        );
+        assert!(situation_clauses(&["List the documents needed for a visa.".to_string()]).is_empty());
+        assert!(situation_clauses(&["How many days of leave do I get?".to_string()]).is_empty());
     }
 
     #[test]

@@ -121,6 +121,19 @@ impl BuiltinModel {
         chosen
     }
 
+    /// Every sentence of `evidence` scored for `question`, best first, that
+    /// the answerer's filters keep: it holds an amount when the question
+    /// asks for one, and its chunk names every name the question gives.
+    /// What a model that picks ([`crate::pick`]) chooses from.
+    pub fn kept_candidates(&self, question: &Question, evidence: &[Evidence]) -> Vec<Scored> {
+        let wants_amount = question.asks_for_amount();
+        let named = self.chunks_naming(question.name_alternatives(), evidence);
+        self.score_in(question, evidence, evidence.len())
+            .into_iter()
+            .filter(|s| (!wants_amount || states_amount(&s.text)) && named.contains(s.key.as_str()))
+            .collect()
+    }
+
     /// Sentences that answer `ask` (full coverage threshold, an amount when
     /// it asks for one), ranked by meaning against the ask in the situation
     /// the `context` describes ("3-day audit in Hyderabad … personal

@@ -28,7 +28,8 @@ pub fn row_sentence(row: &str) -> Option<String> {
 /// "amount 48500" for `amount: 48500`; a rupee column (`amount_inr`)
 /// shows its amount as people write it: "amount Rs 48,500".
 fn cell_phrase(header: &str, value: &str) -> String {
-    let rupees = header.len() > 4 && header[header.len() - 4..].eq_ignore_ascii_case("_inr");
+    // `get`, not indexing: a header in Devanagari has no char boundary 4 bytes from its end.
+    let rupees = header.len() > 4 && header.get(header.len() - 4..).is_some_and(|t| t.eq_ignore_ascii_case("_inr"));
     if rupees && !value.is_empty() && value.chars().all(|c| c.is_ascii_digit()) {
         return format!("{} Rs {}", header[..header.len() - 4].replace('_', " "), indian_grouping(value));
     }
@@ -69,6 +70,8 @@ mod tests {
         assert_eq!(row_sentence("A plain sentence: with a colon."), None);
         assert_eq!(row_sentence("only: one"), None);
         assert_eq!(indian_grouping("148500"), "1,48,500");
+        // A header whose last 4 bytes cut a character is not a rupee column (and no panic).
+        assert_eq!(row_sentence("कार्यक्रम: एमटेक; शुल्क: 48500").as_deref(), Some("एमटेक: शुल्क 48500."));
         assert_eq!(indian_grouping("900"), "900");
     }
 }
