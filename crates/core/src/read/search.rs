@@ -62,7 +62,7 @@ impl DocFilter {
 pub struct WithheldHit {
     /// The hit (its verdict says why it was withheld). Its text is read in
     /// process only (whether the withheld evidence alone would answer);
-    /// serialized, the hit carries no text ([`hit_without_text`]), so a
+    /// serialized, the hit carries no text (`hit_without_text`), so a
     /// withheld chunk's words never reach a person through `--json`, the
     /// HTTP service or MCP: they see which document and why.
     #[serde(serialize_with = "hit_without_text")]
