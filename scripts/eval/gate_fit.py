@@ -36,8 +36,12 @@ weights on each feature's raw scale, and the chosen threshold.
 
 import json
 import math
-import re
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fit as fit_py  # noqa: E402  (the logistic regression, shared)
+from fit import norm  # noqa: E402
 
 try:
     from blake3 import blake3
@@ -53,10 +57,6 @@ FEATURES = ["coverage", "weighted_coverage", "meaning", "typed", "lacks_value", 
 SOFT = "--soft-filters" in sys.argv
 if SOFT:
     FEATURES.append("kept")
-
-
-def norm(text):
-    return re.sub(r"\s+", " ", text.lower())
 
 
 def half(item):
@@ -137,23 +137,10 @@ def simulate(groups, passes, soft=False):
     return ra, a, rb, b, wrong
 
 
-def fit(xs, ys, epochs=600, rate=0.5, l2=1e-2):
-    n, d = len(xs), len(xs[0])
-    mean = [sum(x[j] for x in xs) / n for j in range(d)]
-    std = [math.sqrt(sum((x[j] - mean[j]) ** 2 for x in xs) / n) or 1.0 for j in range(d)]
-    zs = [[(x[j] - mean[j]) / std[j] for j in range(d)] for x in xs]
-    w, b = [0.0] * d, 0.0
-    for _ in range(epochs):
-        gw, gb = [0.0] * d, 0.0
-        for z, y in zip(zs, ys):
-            p = 1 / (1 + math.exp(-max(-30, min(30, b + sum(wj * zj for wj, zj in zip(w, z))))))
-            for j in range(d):
-                gw[j] += (p - y) * z[j]
-            gb += p - y
-        w = [wj - rate * (g / n + l2 * wj) for wj, g in zip(w, gw)]
-        b -= rate * gb / n
-    raw = [wj / sj for wj, sj in zip(w, std)]
-    return raw, b - sum(r * m for r, m in zip(raw, mean))
+def fit(xs, ys):
+    """The pointwise fit of fit.py (standardised features, L2), longer and
+    more regularised: the gate's candidates are few per question."""
+    return fit_py.fit(xs, ys, epochs=600, l2=1e-2)
 
 
 def prob(weights, bias, c):

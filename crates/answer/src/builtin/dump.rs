@@ -24,7 +24,7 @@ pub(super) fn enabled() -> bool {
 
 /// The question-level facts the answerer's abstention gate reads, written
 /// with every candidate so a gate can be fitted offline.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Copy, Default)]
 pub(super) struct Gate {
     /// [`BuiltinModel::evidence_speaks_of`].
     pub speaks_of: bool,
@@ -32,8 +32,6 @@ pub(super) struct Gate {
     pub unknown: usize,
     /// Whether the typed and meaning thresholds may apply (few unknown terms).
     pub known: bool,
-    /// [`BuiltinModel::rarest_known_term`].
-    pub rarest: Option<String>,
 }
 
 /// Append `scored`'s best candidates for `question` to the dump, if one is
@@ -71,7 +69,7 @@ pub(super) fn gated(
             "retrieval_score": evidence.iter().find(|e| e.key == s.key).map(|e| e.score),
             "meaning": s.meaning, "typed": s.typed, "answers": s.answers(), "covers_enough": s.covers_enough(),
             "close_in_meaning": s.close_in_meaning(), "kept": kept(s), "chunk": s.at.0,
-            "gate": gate.as_ref().map(|g| serde_json::json!({"speaks_of": g.speaks_of, "unknown": g.unknown, "known": g.known, "rarest": g.rarest})),
+            "gate": gate.as_ref().map(|g| serde_json::json!({"speaks_of": g.speaks_of, "unknown": g.unknown, "known": g.known})),
         });
         out.push_str(&line.to_string());
         out.push('\n');

@@ -26,12 +26,7 @@ impl BuiltinModel {
         if !speaks_of && !super::dump::enabled() {
             return Vec::new();
         }
-        let wants_amount = question.asks_for_amount();
-        // A sentence answers only from a source that mentions every name the
-        // question gives (an acronym, a place, a person): "On a Maxiflex
-        // schedule …" is not answered by the standard schedule's chunk.
-        let named = self.chunks_naming(question.name_alternatives(), evidence);
-        let kept = |s: &Scored| (!wants_amount || states_amount(&s.text)) && named.contains(s.key.as_str());
+        let kept = self.keeps(question, evidence);
         let all = self.score_sentences(question, evidence);
         // The typed threshold holds only when the evidence mentions all but
         // at most one term of the question somewhere ("extra days off for a
@@ -44,8 +39,7 @@ impl BuiltinModel {
         let unknown = self.unknown_terms(question, evidence);
         let terms = question.asked_terms().len();
         let known = unknown == 0 || (unknown <= MAX_UNKNOWN_TYPED && terms >= TERMS_FOR_UNKNOWN);
-        let rarest = super::dump::enabled().then(|| self.rarest_known_term(question, evidence)).flatten();
-        let gate = super::dump::Gate { speaks_of, unknown, known, rarest };
+        let gate = super::dump::Gate { speaks_of, unknown, known };
         super::dump::gated(self, question, &all, evidence, Some(gate), &kept);
         if !speaks_of {
             return Vec::new();
@@ -126,12 +120,18 @@ impl BuiltinModel {
     /// asks for one, and its chunk names every name the question gives.
     /// What a model that picks ([`crate::pick`]) chooses from.
     pub fn kept_candidates(&self, question: &Question, evidence: &[Evidence]) -> Vec<Scored> {
+        let kept = self.keeps(question, evidence);
+        self.score_in(question, evidence, evidence.len()).into_iter().filter(|s| kept(s)).collect()
+    }
+
+    /// The answerer's filters: a candidate holds an amount when the question
+    /// asks for one, and comes from a source that mentions every name the
+    /// question gives (an acronym, a place, a person): "On a Maxiflex
+    /// schedule …" is not answered by the standard schedule's chunk.
+    fn keeps<'e>(&self, question: &Question, evidence: &'e [Evidence]) -> impl Fn(&Scored) -> bool + 'e {
         let wants_amount = question.asks_for_amount();
         let named = self.chunks_naming(question.name_alternatives(), evidence);
-        self.score_in(question, evidence, evidence.len())
-            .into_iter()
-            .filter(|s| (!wants_amount || states_amount(&s.text)) && named.contains(s.key.as_str()))
-            .collect()
+        move |s: &Scored| (!wants_amount || states_amount(&s.text)) && named.contains(s.key.as_str())
     }
 
     /// Sentences that answer `ask` (full coverage threshold, an amount when
@@ -175,17 +175,6 @@ impl BuiltinModel {
             })
             .map(|e| e.key.as_str())
             .collect()
-    }
-
-    /// The question's asked term of the highest weight ([`Question::term_weight`])
-    /// that the evidence (text, title or headings of the first chunks)
-    /// mentions: what the question is most specifically about, of what the
-    /// documents know ("deposit" in "How much is the hostel security
-    /// deposit?"); `None` when the evidence mentions none.
-    pub fn rarest_known_term(&self, question: &Question, evidence: &[Evidence]) -> Option<String> {
-        let known = self.evidence_terms(&evidence_texts(evidence));
-        let weight = |t: &String| question.term_weight(t);
-        question.asked_terms().into_iter().filter(|t| known.contains(t)).max_by(|a, b| weight(a).total_cmp(&weight(b)))
     }
 
     /// How many of the question's content terms the evidence (text, title
