@@ -74,10 +74,10 @@ else
   failed=$((failed + 1)); status=1
 fi
 
-step "retrieval: hotpotqa and musique figures equal eval/retrieval-reference.json to 3 decimals"
-if scripts/eval-all.sh --sets hotpotqa,musique --modes bm25,vector,hybrid --half all --out target/eval-retrieval \
+step "retrieval: hotpotqa, musique and scifact-ci figures equal eval/retrieval-reference.json to 3 decimals"
+if scripts/eval-all.sh --sets hotpotqa,musique,scifact-ci --modes bm25,vector,hybrid --half all --out target/eval-retrieval \
     --bin "${CARGO_TARGET_DIR:-target}/debug/almirah" >/dev/null \
-  && python3 scripts/eval/retrieval_check.py target/eval-retrieval hotpotqa,musique; then
+  && python3 scripts/eval/retrieval_check.py target/eval-retrieval hotpotqa,musique,scifact-ci; then
   passed=$((passed + 1))
 else
   failed=$((failed + 1)); status=1

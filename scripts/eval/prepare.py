@@ -25,6 +25,10 @@ eval/, where they are committed):
 - scifact: the 300 claims of claims_validation.csv (BEIR's SciFact test
   split) against the 5,183 abstracts as `<doc_id>.txt`; `sources_all` = the
   claim's `cited_doc_ids` (BEIR's 339 qrels). Retrieval only.
+- scifact-ci: the same claims against 600 of the abstracts (every cited
+  one, then the others in the corpus's order), small enough for CI to index
+  in a few minutes of the debug build; its figures are a regression check,
+  not comparable with the full set's.
 
 Exit status 0, or 1 with a message when a corpus file is missing or malformed.
 """
@@ -39,6 +43,7 @@ import re
 import sys
 from pathlib import Path
 
+SCIFACT_CI_DOCS = 600  # abstracts in scifact-ci: every cited one, then the first others
 AS_OF = "2026-11-01"  # versioning is off for these sets: the date is not used
 
 
@@ -167,6 +172,11 @@ def scifact(src: Path, data: Path, out: Path) -> None:
             claims.setdefault(row["id"], (row["claim"], set()))[1].update(f"{d}.txt" for d in cited)
     items = [item(f"scifact-{i}", c, [], sorted(d)) for i, (c, d) in claims.items() if d]
     write_jsonl(out / "scifact.jsonl", items)
+    cited = {name for _, d in claims.values() for name in d}
+    subset = [name for name in files if name in cited]
+    subset += [name for name in files if name not in cited][: max(0, SCIFACT_CI_DOCS - len(subset))]
+    sync_dir(data / "scifact-ci", {name: files[name] for name in subset})
+    write_jsonl(out / "scifact-ci.jsonl", items)
 
 
 def main() -> int:
