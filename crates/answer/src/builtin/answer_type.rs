@@ -40,7 +40,7 @@ static LENGTH: LazyLock<Regex> = LazyLock::new(|| {
 static DATE: LazyLock<Regex> = LazyLock::new(|| {
     #[allow(clippy::expect_used)]
     Regex::new(
-        r"(?i)\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?\s*\d{1,4}|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b|\b(?:19|20)\d{2}-\d{2}-\d{2}\b|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|\b(?:19|20)\d{2}\b",
+        r"(?i)\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?\s*\d{1,4}|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b|\b(?:19|20)\d{2}-\d{2}-\d{2}\b|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|\b(?:19|20)\d{2}\b|\b\d{1,2}(?::\d{2})?\s*[ap]\.?m\b|\b(?:noon|midnight)\b",
     )
     .expect("valid date pattern")
 });
@@ -154,6 +154,10 @@ mod tests {
         assert!(Date.held_by("Applications close on 15 July 2026."));
         assert!(Date.held_by("With effect from 15.07.2026 the fee is halved."));
         assert!(!Date.held_by("Applications close after the results are out."));
+        // A time of day answers "Until what time …?" (a date's kind, Li and Roth's NUM:date).
+        assert!(Date.held_by("The building is open 6am - 7pm on weekdays."));
+        assert!(Date.held_by("Doors close at 5:30 p.m. sharp."));
+        assert!(!Date.held_by("Bring 5 pamphlets to the meeting."));
         // handbook_18f, how-to-log-in.md: "How long does my Mac login password need to be?"
         assert!(Length.held_by("Passwords must be 16 characters"));
         assert!(!Length.held_by("Users may see the prompt if their password is due to expire within 14 days."));

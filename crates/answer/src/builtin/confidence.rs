@@ -79,7 +79,7 @@ mod tests {
             lacks_value: false,
             direct: coverage,
             at: (0, 0),
-            own_from: 0,
+            lead: crate::builtin::Lead::None,
         }
     }
 

@@ -127,21 +127,42 @@ pub struct Scored {
     /// Its place in the evidence: the chunk's rank and the sentence's
     /// index in that chunk, so a sentence can be told to follow another.
     pub at: (usize, usize),
-    /// Byte offset in `text` where the sentence's own words start: 0, or
-    /// after the sentence before it, quoted with it ([`refers_back`]).
-    pub own_from: usize,
+    /// What is quoted before the sentence's own words, if anything.
+    pub lead: Lead,
+}
+
+/// What a candidate quotes before the sentence's own words, with the byte
+/// offset in its text where they start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lead {
+    /// Nothing: the text is the sentence.
+    None,
+    /// The sentence before it, which it refers back to ([`refers_back`]).
+    SentenceBefore(usize),
+    /// Its section heading, which holds the value asked for ([`section_value`]).
+    Section(usize),
+}
+
+impl Lead {
+    /// Byte offset of the sentence's own words in the candidate's text.
+    pub fn own_from(self) -> usize {
+        match self {
+            Lead::None => 0,
+            Lead::SentenceBefore(at) | Lead::Section(at) => at,
+        }
+    }
 }
 
 impl Scored {
     /// The sentence without the sentence before it that it is quoted with.
     pub fn own_text(&self) -> &str {
-        self.text.get(self.own_from..).unwrap_or(&self.text)
+        self.text.get(self.lead.own_from()..).unwrap_or(&self.text)
     }
 
     /// Whether it and `other` quote a sentence in common (the same chunk,
     /// overlapping sentence spans).
     pub fn overlaps(&self, other: &Scored) -> bool {
-        let span = |s: &Scored| (s.at.1 - usize::from(s.own_from > 0), s.at.1);
+        let span = |s: &Scored| (s.at.1.saturating_sub(usize::from(matches!(s.lead, Lead::SentenceBefore(_)))), s.at.1);
         let ((a0, a1), (b0, b1)) = (span(self), span(other));
         self.at.0 == other.at.0 && a0 <= b1 && b0 <= a1
     }
@@ -309,13 +330,19 @@ impl BuiltinModel {
                     continue;
                 }
                 let joined_terms;
-                let (text, own, own_from) = match antecedent {
+                let (text, own, lead) = match antecedent {
                     Some(a) => {
                         joined_terms = terms[i].union(&terms[i - 1]).cloned().collect::<BTreeSet<String>>();
                         let a = a.trim();
-                        (format!("{a} {text}"), &joined_terms, a.len() + 1)
+                        (format!("{a} {text}"), &joined_terms, Lead::SentenceBefore(a.len() + 1))
                     }
-                    None => (text, &terms[i], 0),
+                    // "Submit a request to be upgraded to a Licensed user." under
+                    // "For meetings longer than 40 minutes" answers "Beyond what
+                    // meeting length …?" with its heading, which holds the value.
+                    None => match section_value(kind, ev).filter(|_| !kind.held_by(&text)) {
+                        Some(h) => (format!("{h}: {text}"), &terms[i], Lead::Section(h.len() + 2)),
+                        None => (text, &terms[i], Lead::None),
+                    },
                 };
                 if several && restates(own, &context) {
                     // A restated title ("Subject: Hostel fee for …") says nothing the rest of the chunk does not.
@@ -372,7 +399,7 @@ impl BuiltinModel {
                     lacks_value: kind.is_value() && !typed,
                     direct,
                     at: (rank, i),
-                    own_from,
+                    lead,
                 });
             }
         }
@@ -395,6 +422,20 @@ impl BuiltinModel {
         }
         scored.sort_by(|a, b| b.score.total_cmp(&a.score));
     }
+}
+
+/// The chunk's own section heading (the last of its heading path, not the
+/// document's title) when the question asks for a kind of value
+/// ([`AnswerType::is_value`]) and the heading holds one: a condition its
+/// sentences are read under ("For meetings longer than 40 minutes").
+fn section_value(kind: AnswerType, ev: &Evidence) -> Option<&str> {
+    let heading = ev.heading_path.last().map(|h| h.trim()).filter(|h| !h.is_empty() && *h != ev.title.trim())?;
+    // A section's number ("8. Scholarships", "2.3 Fees") is no value.
+    let bare = match heading.split_once(char::is_whitespace) {
+        Some((number, rest)) if number.chars().all(|c| c.is_ascii_digit() || c == '.') => rest,
+        _ => heading,
+    };
+    (kind.is_value() && kind.held_by(bare)).then_some(heading)
 }
 
 /// The sentences of a chunk as the builtin reads them: table rows as

@@ -36,9 +36,7 @@ impl BuiltinModel {
         // In a short question the one unknown term is its subject ("What is
         // the parking fee?" asked of pages that never say "parking"): it
         // may be unknown only when the question has [`TERMS_FOR_UNKNOWN`].
-        let unknown = self.unknown_terms(question, evidence);
-        let terms = question.asked_terms().len();
-        let known = unknown == 0 || (unknown <= MAX_UNKNOWN_TYPED && terms >= TERMS_FOR_UNKNOWN);
+        let (unknown, known, subject_unknown) = self.known(question, evidence);
         let gate = super::dump::Gate { speaks_of, unknown, known };
         super::dump::gated(self, question, &all, evidence, Some(gate), &kept);
         if !speaks_of {
@@ -51,12 +49,10 @@ impl BuiltinModel {
         // A paraphrase that shares few words answers when the fitted
         // clause is confident of it ([`super::confidence`]); not a short
         // question whose subject the evidence never names.
-        let subject_unknown = unknown > 0 && terms < TERMS_FOR_UNKNOWN;
-        let retrieval = |s: &Scored| evidence.iter().find(|e| e.key == s.key).map_or(0.0, |e| e.score);
         let Some(best) = scored.iter().find(|s| {
             s.covers_enough()
                 || (known && (s.answers() || s.close_in_meaning()))
-                || (!subject_unknown && super::confidence::confident(s, retrieval(s)))
+                || (!subject_unknown && super::confidence::confident(s, retrieval(evidence, s)))
         }) else {
             return Vec::new();
         };
@@ -145,14 +141,17 @@ impl BuiltinModel {
             return Vec::new();
         }
         let situation = self.content_terms(context);
-        let wants_amount = ask.asks_for_amount();
-        let named = self.chunks_naming(ask.name_alternatives(), evidence);
+        let kept = self.keeps(ask, evidence);
+        let (_, known, subject_unknown) = self.known(ask, evidence);
         let all = self.score_in_situation(ask, context, evidence);
         super::dump::candidates(self, ask, &all, evidence);
-        let scored: Vec<Scored> = all
-            .into_iter()
-            .filter(|s| s.answers() && (!wants_amount || states_amount(&s.text)) && named.contains(s.key.as_str()))
-            .collect();
+        // The gate of [`BuiltinModel::select`], with the full coverage threshold.
+        let admits = |s: &Scored| {
+            s.answers()
+                || (known && s.close_in_meaning())
+                || (!subject_unknown && super::confidence::confident(s, retrieval(evidence, s)))
+        };
+        let scored: Vec<Scored> = all.into_iter().filter(|s| admits(s) && kept(s)).collect();
         let mut chosen: Vec<Scored> = Vec::new();
         for s in scored {
             // After the best, a sentence must also speak of the situation.
@@ -175,6 +174,18 @@ impl BuiltinModel {
             })
             .map(|e| e.key.as_str())
             .collect()
+    }
+
+    /// What the gate knows of the evidence: how many of the question's
+    /// terms it never mentions ([`BuiltinModel::unknown_terms`]); whether
+    /// that is few enough for the typed and meaning clauses (none, or one
+    /// in a question of [`TERMS_FOR_UNKNOWN`] terms); and whether the one
+    /// unknown is a short question's subject, which no clause answers.
+    fn known(&self, question: &Question, evidence: &[Evidence]) -> (usize, bool, bool) {
+        let unknown = self.unknown_terms(question, evidence);
+        let terms = question.asked_terms().len();
+        let known = unknown == 0 || (unknown <= MAX_UNKNOWN_TYPED && terms >= TERMS_FOR_UNKNOWN);
+        (unknown, known, unknown > 0 && terms < TERMS_FOR_UNKNOWN)
     }
 
     /// How many of the question's content terms the evidence (text, title
@@ -208,7 +219,10 @@ impl BuiltinModel {
                 .filter(|group| alternatives.len() > 1 && !mentions_one_of(self, std::slice::from_ref(*group), &all))
                 .flat_map(|group| self.content_terms(&group.join(" ")))
                 .collect();
-            let asked = question.asked_terms();
+            // The terms of the sentence that asks: a situation told before
+            // it ("I posted something I regret. Can I delete it?") is not
+            // what the yes or no is about.
+            let asked = question.ask_terms();
             let terms: Vec<&String> = asked.iter().filter(|t| !unnamed.contains(*t)).collect();
             let share = terms.iter().filter(|t| known.contains(**t)).count() as f32 / terms.len().max(1) as f32;
             share >= YES_NO_KNOWN && mentions_one_of(self, alternatives, &all)
@@ -241,6 +255,11 @@ pub fn asks_for_several(question: &Question) -> bool {
 fn list_item(s: &str) -> bool {
     let s = s.trim_start();
     s.starts_with(['-', '*', '•']) || s.starts_with(char::is_numeric)
+}
+
+/// The fused search score of the chunk `s` comes from (0 for one not in `evidence`).
+fn retrieval(evidence: &[Evidence], s: &Scored) -> f32 {
+    evidence.iter().find(|e| e.key == s.key).map_or(0.0, |e| e.score)
 }
 
 /// Title, headings and text of each of the first [`MAX_CHUNKS`] chunks.

@@ -150,7 +150,7 @@ fn a_sentence_quoted_with_the_one_before_is_judged_on_its_own_words() {
     let m = BuiltinModel::default();
     let ev = [evidence("leave::1", "Leave not taken in the year lapses at year end. It can be encashed on exit.")];
     let scored = m.score_sentences(&crate::question::Question::parse("Can leave be encashed on exit?"), &ev);
-    let best = scored.iter().find(|s| s.own_from > 0).expect("the joined sentence");
+    let best = scored.iter().find(|s| matches!(s.lead, Lead::SentenceBefore(_))).expect("the joined sentence");
     assert_eq!(best.own_text(), "It can be encashed on exit.");
     assert!(best.text.starts_with("Leave not taken"), "{best:?}");
     assert_ne!(
@@ -286,4 +286,32 @@ fn the_situation_picks_the_row_for_the_asker() {
         let picked = m.select_in_context(&ask, situation, std::slice::from_ref(&hotel));
         assert!(picked.first().is_some_and(|s| s.text.contains(cap)), "{situation}: {picked:?}");
     }
+}
+
+#[test]
+#[allow(clippy::expect_used)]
+fn a_section_heading_that_holds_the_value_asked_for_is_quoted_with_its_sentence() {
+    let m = BuiltinModel::default();
+    // handbook_18f, tools/zoom.md: the value is the heading's, the instruction the sentence's.
+    let under = |heading: &str| Evidence {
+        heading_path: vec!["Zoom".into(), heading.into()],
+        ..evidence("zoom::longer#1", "Submit a Service Now request to be upgraded to a Licensed user.")
+    };
+    let q = crate::question::Question::parse("Beyond what meeting length do I need to be upgraded to a Licensed user?");
+    let scored = m.score_sentences(&q, &[under("For meetings longer than 40 minutes")]);
+    let best = scored.first().expect("a candidate");
+    assert_eq!(
+        best.text,
+        "For meetings longer than 40 minutes: Submit a Service Now request to be upgraded to a Licensed user."
+    );
+    assert_eq!(best.own_text(), "Submit a Service Now request to be upgraded to a Licensed user.");
+    assert!(best.typed && !best.lacks_value && matches!(best.lead, Lead::Section(_)), "{best:?}");
+    // A numbered heading's number is no value.
+    let numbered = m.score_sentences(&q, &[under("8. Upgrades")]);
+    assert!(numbered[0].lead == Lead::None, "{:?}", numbered[0]);
+    // A heading without the value, or a question that asks for none, leaves the sentence alone.
+    let plain = m.score_sentences(&q, &[under("How to upgrade")]);
+    assert!(plain[0].lead == Lead::None && plain[0].lacks_value, "{:?}", plain[0]);
+    let how = crate::question::Question::parse("How do I get upgraded to a Licensed user?");
+    assert_eq!(m.score_sentences(&how, &[under("For meetings longer than 40 minutes")])[0].lead, Lead::None);
 }

@@ -106,7 +106,7 @@ mod tests {
             lacks_value: false,
             direct: 1.0,
             at: (0, 0),
-            own_from: 0,
+            lead: crate::builtin::Lead::None,
         }
     }
 

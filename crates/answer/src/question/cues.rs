@@ -62,8 +62,9 @@ const QUANTITY_CUES: &[&str] = &[
 ];
 
 /// Whether `question` asks for an amount (money, a fee, a count).
+/// The cue must be in the sentence that asks ([`Question::ask_mentions_any`]).
 pub fn asks_for_amount(question: &Question) -> bool {
-    question.mentions_any(AMOUNT_CUES) && !OTHER_OPENINGS.iter().any(|o| question.opens_with(o))
+    question.ask_mentions_any(AMOUNT_CUES) && !OTHER_OPENINGS.iter().any(|o| question.opens_with(o))
 }
 
 /// Whether `question` asks yes or no ("Is there parking …?", "Can my friend
@@ -71,7 +72,8 @@ pub fn asks_for_amount(question: &Question) -> bool {
 /// and is based where?", "Do you know who approves it?" ask for a place or
 /// a person).
 pub fn asks_yes_no(question: &Question) -> bool {
-    YES_NO_OPENINGS.iter().any(|o| question.opens_with(o)) && !question.has_wh_word()
+    YES_NO_OPENINGS.iter().any(|o| question.opens_with(o))
+        && !question.ask_words().iter().any(|w| super::WhWord::of(w).is_some())
 }
 
 /// Whether `question` asks for an amount, a count, a date or a limit.

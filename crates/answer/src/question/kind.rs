@@ -52,6 +52,7 @@ const CONTACT_CUES: &[&str] = &["email", "e-mail", "web address", "url", "phone 
 /// Cues of a length of time.
 const DURATION_CUES: &[&str] = &[
     "how long",
+    "how much time",
     "how far in advance",
     "how far apart",
     "how soon",
@@ -95,7 +96,9 @@ const AGENT_CUES: &[&str] = &["who approves", "which team", "which office"];
 /// Cues match whole words by stem ([`Question::mentions`]).
 pub fn classify(question: &Question) -> AnswerType {
     let q = question;
-    if q.mentions_any(CONTACT_CUES) {
+    if let Some(kind) = focus_kind(q.ask_words()) {
+        kind
+    } else if q.mentions_any(CONTACT_CUES) {
         AnswerType::Contact
     } else if q.has_phrase("how long") && q.ends_with_word("be") {
         AnswerType::Length
@@ -107,7 +110,7 @@ pub fn classify(question: &Question) -> AnswerType {
         AnswerType::Amount
     } else if q.mentions("how many") {
         AnswerType::Count
-    } else if matches!(q.opening(), Some(WhWord::Who | WhWord::Whom)) || q.mentions_any(AGENT_CUES) {
+    } else if matches!(q.opening(), Some(WhWord::Who | WhWord::Whom | WhWord::Whose)) || q.mentions_any(AGENT_CUES) {
         AnswerType::Agent
     } else if PLACE_QUESTION.is_match(q.text()) {
         AnswerType::Place
@@ -116,6 +119,62 @@ pub fn classify(question: &Question) -> AnswerType {
     } else {
         AnswerType::Other
     }
+}
+
+/// Words that end the noun phrase after "what" or "which": auxiliaries,
+/// pronouns, articles and prepositions ("which password manager | does",
+/// "what meeting length | do").
+const PHRASE_ENDS: &[&str] = &[
+    "is", "are", "was", "were", "be", "been", "do", "does", "did", "can", "could", "should", "would", "will", "must",
+    "may", "might", "shall", "has", "have", "had", "i", "you", "we", "they", "he", "she", "it", "me", "my", "our",
+    "your", "their", "his", "her", "its", "the", "a", "an", "of", "for", "in", "on", "at", "to", "from", "with", "by",
+    "about", "that", "this", "these", "those", "there", "if", "as", "and", "or", "s",
+];
+
+/// Head nouns of the phrase asked for and the kind of value each names,
+/// as in the head-word feature of question classification (Li and Roth
+/// 2002, section 4; Huang, Thint and Qin, "Question Classification using
+/// Head Words and their Hypernyms", EMNLP 2008): "Which day …?" asks for a
+/// date whatever else the question mentions, "What meeting length …?" for a
+/// duration.
+const HEAD_KINDS: &[(&[&str], AnswerType)] = &[
+    (&["length", "duration", "period", "timeframe", "timeline"], AnswerType::Duration),
+    (&["date", "day", "year", "month", "deadline", "weekday", "time", "hour"], AnswerType::Date),
+    (
+        &["amount", "fee", "cost", "price", "salary", "rate", "percentage", "percent", "discount", "stipend", "sum"],
+        AnswerType::Amount,
+    ),
+    (&["email", "e-mail", "url", "website", "phone"], AnswerType::Contact),
+    (&["number"], AnswerType::Count),
+    (&["team", "department", "person", "committee", "official"], AnswerType::Agent),
+];
+
+/// The kind of value the noun phrase after the first "what" or "which" of
+/// `ask` names by its head (its last word, or the word after "kind of" or
+/// "type of"; a plural counts as its singular); a contact when the phrase
+/// names one anywhere ("which email address"). `None` when no such phrase
+/// ("What is …?") or its head names no kind here.
+fn focus_kind(ask: &[String]) -> Option<AnswerType> {
+    let at = ask.iter().position(|w| matches!(w.as_str(), "what" | "which"))?;
+    let mut phrase: Vec<&str> = Vec::new();
+    for w in &ask[at + 1..] {
+        let w = w.as_str();
+        let of_a_kind = w == "of" && phrase.last().is_some_and(|l| matches!(*l, "kind" | "type" | "sort"));
+        if of_a_kind {
+            phrase.clear();
+        } else if PHRASE_ENDS.contains(&w) || super::WhWord::of(w).is_some() {
+            break;
+        } else {
+            phrase.push(w);
+        }
+    }
+    let head = *phrase.last()?;
+    let singular = head.strip_suffix('s').filter(|s| s.len() > 2).unwrap_or(head);
+    let contact = HEAD_KINDS.iter().find(|(_, k)| *k == AnswerType::Contact).map_or(&[][..], |(h, _)| *h);
+    if phrase.iter().any(|w| contact.contains(w)) {
+        return Some(AnswerType::Contact);
+    }
+    HEAD_KINDS.iter().find(|(heads, _)| heads.contains(&head) || heads.contains(&singular)).map(|(_, k)| *k)
 }
 
 #[cfg(test)]
@@ -147,6 +206,16 @@ mod tests {
             ("छुट्टी के लिए कितने दिन पहले बताना होता है?", Duration),
             ("बिल कब तक जमा करना है?", Date),
             ("होटल का कितना किराया मिलता है?", Amount),
+            // The head of the phrase asked for, in the sentence that asks.
+            ("Which day does the team send the weekly email?", Date),
+            ("My calls get cut off. Beyond what meeting length do I need a licence?", Duration),
+            ("I step out in the evening. Until what time can I get back in?", Date),
+            ("Which password manager does the team suggest?", Other),
+            ("What kind of fees apply to late returns?", Amount),
+            ("What email address do I write to?", Contact),
+            ("Whose signature goes on the access form?", Agent),
+            ("How much time do I have to file my claim?", Duration),
+            ("What is the fee for the MBA?", Amount),
         ];
         for (q, want) in cases {
             assert_eq!(classify(&Question::parse(q)), want, "{q}");

@@ -83,8 +83,11 @@ static PARSES: AtomicUsize = AtomicUsize::new(0);
 pub struct Question {
     text: String,
     words: Vec<String>,
+    ask_from: usize,
     stems: Vec<String>,
+    ask_stems: Vec<String>,
     terms: BTreeSet<String>,
+    ask_terms: BTreeSet<String>,
     opening: Option<WhWord>,
     kind: AnswerType,
     yes_no: bool,
@@ -108,10 +111,16 @@ impl Question {
         let text = text.trim().to_string();
         let words = split_words(&text);
         let stems = cue_stems(&tokenizer, &words);
+        let ask_at = ask_start(&text);
+        let ask_from = split_words(&text[..ask_at]).len().min(words.len().saturating_sub(1));
+        let ask_stems = cue_stems(&tokenizer, &words[ask_from.min(words.len())..]);
         let mut q = Question {
+            ask_stems,
             terms: lexicon::content_terms(&tokenizer, &text),
-            opening: words.first().and_then(|w| WhWord::of(w)),
+            ask_terms: lexicon::content_terms(&tokenizer, &text[ask_at..]),
+            opening: words.get(ask_from).and_then(|w| WhWord::of(w)),
             words,
+            ask_from,
             stems,
             kind: AnswerType::Other,
             yes_no: false,
@@ -132,6 +141,8 @@ impl Question {
         q.amount = cues::asks_for_amount(&q);
         q.quantity = cues::asks_for_quantity(&q);
         q.kind = kind::classify(&q);
+        // "How long does the fee waiver last?" asks for a duration, not the fee.
+        q.amount &= matches!(q.kind, AnswerType::Amount | AnswerType::Count | AnswerType::Other | AnswerType::YesNo);
         q
     }
 
@@ -186,6 +197,14 @@ impl Question {
         if informative.is_empty() { self.terms.clone() } else { informative }
     }
 
+    /// The content terms of its asking sentence ([`Question::ask_words`])
+    /// that tell passages apart: all of [`Question::asked_terms`] for a
+    /// one-sentence question; without the situation's words after one.
+    pub fn ask_terms(&self) -> BTreeSet<String> {
+        let informative: BTreeSet<String> = self.ask_terms.difference(&self.background).cloned().collect();
+        if informative.is_empty() { self.asked_terms() } else { informative }
+    }
+
     /// How many questions this process has parsed so far.
     pub fn parses() -> usize {
         PARSES.load(Ordering::Relaxed)
@@ -208,7 +227,14 @@ impl Question {
         &self.terms
     }
 
-    /// The question word it opens with, if any.
+    /// The words of the sentence that asks ([`ask_start`]): all of them
+    /// for a one-sentence question, the last question after a situation
+    /// ("I'm paid through Deel. Which form do I use?" → "which form do i use").
+    pub fn ask_words(&self) -> &[String] {
+        &self.words[self.ask_from.min(self.words.len())..]
+    }
+
+    /// The question word its asking sentence opens with, if any.
     pub fn opening(&self) -> Option<WhWord> {
         self.opening
     }
@@ -283,15 +309,27 @@ impl Question {
         !cue.is_empty() && self.stems.windows(cue.len()).any(|w| w == cue.as_slice())
     }
 
+    /// Whether its asking sentence ([`Question::ask_words`]) mentions any
+    /// of `cues` ([`Question::mentions`]): "I bought a tool that costs
+    /// $12,000. How soon will they call?" asks for no cost.
+    pub fn ask_mentions_any(&self, cues: &[&str]) -> bool {
+        let tokenizer = Tokenizer::default();
+        cues.iter().any(|c| {
+            let cue = cue_stems(&tokenizer, &split_words(c));
+            !cue.is_empty() && self.ask_stems.windows(cue.len()).any(|w| w == cue.as_slice())
+        })
+    }
+
     /// Whether it mentions any of `cues` ([`Question::mentions`]).
     pub fn mentions_any(&self, cues: &[&str]) -> bool {
         cues.iter().any(|c| self.mentions(c))
     }
 
-    /// Whether its words start with the words of `phrase` ("how do").
+    /// Whether its asking sentence starts with the words of `phrase` ("how
+    /// do"; [`Question::ask_words`]).
     pub fn opens_with(&self, phrase: &str) -> bool {
         let p = split_words(phrase);
-        !p.is_empty() && self.words.starts_with(&p)
+        !p.is_empty() && self.ask_words().starts_with(&p)
     }
 
     /// Whether the words of `phrase` occur in it in a row, exactly.
@@ -309,6 +347,35 @@ impl Question {
     pub fn ends_with_word(&self, word: &str) -> bool {
         self.words.last().is_some_and(|w| w == word)
     }
+}
+
+/// Byte offset in `question` where the sentence that asks begins: the
+/// last sentence that ends with a question mark (the only one, usually),
+/// else the last sentence; 0 for a one-sentence question. A sentence ends
+/// at ".", "!" or "?" followed by a space and a capital, not after a digit
+/// ("Rs. 500" and "e.g. a" do not end one, nor does "v2. Is").
+pub fn ask_start(question: &str) -> usize {
+    let ends: Vec<(usize, char)> = question
+        .char_indices()
+        .filter(|(i, c)| {
+            let rest = &question[i + c.len_utf8()..];
+            matches!(c, '.' | '!' | '?')
+                && rest.starts_with(' ')
+                && rest.trim_start().chars().next().is_some_and(char::is_uppercase)
+                && !question[..*i].ends_with(|c: char| c.is_ascii_digit())
+        })
+        .map(|(i, c)| (i + c.len_utf8(), c))
+        .collect();
+    let asked_last = question.trim_end().ends_with('?');
+    // The start of the last sentence that asks: after the break before it.
+    let starts: Vec<usize> = std::iter::once(0).chain(ends.iter().map(|(i, _)| *i)).collect();
+    let closes_with_question = |k: usize| match ends.get(k) {
+        Some((_, c)) => *c == '?',
+        None => asked_last,
+    };
+    let k = (0..starts.len()).rev().find(|k| closes_with_question(*k)).unwrap_or(starts.len() - 1);
+    let at = starts[k];
+    at + (question[at..].len() - question[at..].trim_start().len())
 }
 
 /// Lower-case words of `text`: runs of letters and digits, with a hyphen or
@@ -361,6 +428,10 @@ mod tests {
         assert!(!Question::parse("How does the deposit refund work?").asks_for_amount());
         assert!(!Question::parse("Whose approval sets the fee?").asks_for_amount());
         assert!(Question::parse("What are the fees for the MBA?").asks_for_amount());
+        // A cue in the situation told before the ask, or a value of another kind asked.
+        assert!(!Question::parse("I bought a tool that costs $12,000. How soon will they call?").asks_for_amount());
+        assert!(!Question::parse("How long does the fee waiver last?").asks_for_amount());
+        assert!(Question::parse("I am in the MBA. What fee do I pay for the hostel?").asks_for_amount());
         assert!(Question::parse("Is there a cap on hotel costs?").asks_for_quantity());
         assert!(Question::parse("What rate applies to overtime?").asks_for_quantity());
         assert!(Question::parse("how much do I get").mentions("how much"));

@@ -17,15 +17,19 @@ const REFERENCE_CUES: &[&str] = &["before", "after", "besides", "except", "unlik
 /// reference cue ("before", "after", "other than", …): "Is the library open after Diwali?" still needs
 /// a source that names Diwali.
 pub fn question_names(question: &str) -> Vec<String> {
-    let set_against = asks_for_a_name(question);
+    let set_against = asks_for_a_name(&question[super::ask_start(question)..]);
     let mut names = Vec::new();
     let mut reference = false;
     let mut previous = "";
     let words: Vec<&str> = question.split_whitespace().collect();
     for (i, word) in words.iter().enumerate() {
         let w = word.trim_matches(|c: char| !c.is_alphanumeric());
-        let proper =
-            i > 0 && w.chars().next().is_some_and(char::is_uppercase) && w.chars().skip(1).any(char::is_lowercase);
+        // A sentence's first word is capitalised as the question's is: "I
+        // step out in the evening. Until what time …?" names no "Until".
+        let opens_sentence = i == 0 || ends_sentence(words[i - 1]);
+        let proper = !opens_sentence
+            && w.chars().next().is_some_and(char::is_uppercase)
+            && w.chars().skip(1).any(char::is_lowercase);
         let next = words.get(i + 1).copied().unwrap_or_default();
         let described = i > 0 && is_demonym(w, next) && describes(&words[i - 1].to_lowercase(), next);
         let is_name = (is_acronym(w) || proper) && !is_currency(w) && !described;
@@ -40,6 +44,13 @@ pub fn question_names(question: &str) -> Vec<String> {
         previous = w;
     }
     names
+}
+
+/// Whether `word` ends a sentence: it ends with "?" or "!", or with "."
+/// after more than two letters ("Dr." and "Rs." end none).
+fn ends_sentence(word: &str) -> bool {
+    let bare = word.trim_end_matches(|c: char| !c.is_alphanumeric());
+    word.ends_with(['?', '!']) || (word.ends_with('.') && bare.chars().count() > 2)
 }
 
 /// Nouns for a person that a nationality before them only describes

@@ -141,10 +141,17 @@ fn as_claimed(claim: &str, question: &str) -> String {
 /// row also the row as a sentence ([`crate::builtin::table_row::row_sentence`]:
 /// "MTech tuition: amount Rs 48,500, per semester."), whose words and
 /// grouped amounts come from the row alone.
+/// A chunk's section headings are its text too: the builtin quotes a
+/// sentence with the heading that holds its value ("For meetings longer
+/// than 40 minutes: Submit a request …").
 fn cited_text(e: &Evidence) -> String {
+    let text = match sections(e) {
+        s if s.is_empty() => e.text.clone(),
+        s => format!("{s}\n{}", e.text),
+    };
     match e.table_row.then(|| crate::builtin::table_row::row_sentence(&e.text)).flatten() {
-        Some(sentence) => format!("{}\n{sentence}", e.text),
-        None => e.text.clone(),
+        Some(sentence) => format!("{text}\n{sentence}"),
+        None => text,
     }
 }
 
