@@ -42,12 +42,19 @@ pub fn max_picks(parts: usize) -> usize {
 }
 
 /// The best-scored distinct sentences of `evidence` for `question` that the
-/// builtin's filters keep ([`BuiltinModel::kept_candidates`]), as
+/// builtin's filters keep ([`BuiltinModel::kept_candidates`]), without
+/// those lacking the value asked for when one of the first holds it, as
 /// evidence blocks of one sentence each (title, headings and notes kept; a
 /// table row read as a sentence, [`table_row::row_sentence`]).
 pub fn candidates(builtin: &BuiltinModel, question: &Question, evidence: &[Evidence]) -> Vec<Evidence> {
+    let kept = builtin.kept_candidates(question, evidence);
+    // A small model picks a sentence that lacks the value asked for (the
+    // sentence naming the metro cities, for their allowance) as readily as
+    // the one that holds it: when one of the first candidates holds it,
+    // those that lack it are not shown.
+    let valued = kept.iter().take(2 * PICK_CANDIDATES).any(|s| s.typed && !s.lacks_value);
     let mut out: Vec<Evidence> = Vec::new();
-    for s in builtin.kept_candidates(question, evidence) {
+    for s in kept.into_iter().filter(|s| !(valued && s.lacks_value)) {
         let Some(source) = evidence.iter().find(|e| e.key == s.key) else { continue };
         let text = if source.table_row { table_row::row_sentence(&s.text).unwrap_or(s.text) } else { s.text };
         if out.iter().any(|c| c.text == text) {
@@ -172,6 +179,23 @@ mod tests {
         assert!(!texts.contains(&"Fees are paid each semester."), "{texts:?}");
         assert_eq!(texts.iter().filter(|t| t.contains("45,000")).count(), 1, "distinct: {texts:?}");
         assert_eq!(shown.len(), 2, "{texts:?}");
+    }
+
+    #[test]
+    fn a_sentence_lacking_the_value_asked_for_is_not_shown_when_one_holds_it() {
+        let builtin = BuiltinModel::default();
+        // sample-docs' travel policy: the metro list and the allowance row.
+        let policy = Evidence::of(
+            "travel::allowance#1",
+            "The metro cities are Mumbai, Delhi and Hyderabad. The daily allowance in metro cities is INR 2,500.",
+        );
+        let q = Question::parse("What is the daily allowance in Hyderabad?");
+        let texts: Vec<String> =
+            candidates(&builtin, &q, std::slice::from_ref(&policy)).into_iter().map(|e| e.text).collect();
+        assert_eq!(texts, ["The daily allowance in metro cities is INR 2,500."]);
+        // Without a sentence that holds it, the others are shown.
+        let list = Evidence::of("travel::metro#1", "The metro cities are Mumbai, Delhi and Hyderabad.");
+        assert_eq!(candidates(&builtin, &q, &[list]).len(), 1);
     }
 
     #[test]

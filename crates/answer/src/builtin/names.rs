@@ -157,6 +157,9 @@ mod tests {
             ["Zoom", "Zoom"]
         );
         assert_eq!(question_names("I work with Dr. Rao in Pune. Which form do I sign?"), ["Dr", "Rao", "Pune"]);
+        // The pronoun with a contraction is no name.
+        assert!(question_names("If I'm sick, how many days of sick leave do I get?").is_empty());
+        assert_eq!(question_names("Now that I’ve moved to Pune, what changes?"), ["Pune"]);
         let m = BuiltinModel::default();
         let q = &Question::parse("Which project did Dev Anand work on before Kestrel?");
         assert!(q.asks_for_a_name());

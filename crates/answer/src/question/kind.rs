@@ -141,7 +141,22 @@ const HEAD_KINDS: &[(&[&str], AnswerType)] = &[
     (&["length", "duration", "period", "timeframe", "timeline"], AnswerType::Duration),
     (&["date", "day", "year", "month", "deadline", "weekday", "time", "hour"], AnswerType::Date),
     (
-        &["amount", "fee", "cost", "price", "salary", "rate", "percentage", "percent", "discount", "stipend", "sum"],
+        &[
+            "amount",
+            "fee",
+            "cost",
+            "price",
+            "salary",
+            "rate",
+            "percentage",
+            "percent",
+            "discount",
+            "stipend",
+            "sum",
+            "allowance",
+            "cap",
+            "limit",
+        ],
         AnswerType::Amount,
     ),
     (&["email", "e-mail", "url", "website", "phone"], AnswerType::Contact),
@@ -150,14 +165,19 @@ const HEAD_KINDS: &[(&[&str], AnswerType)] = &[
 ];
 
 /// The kind of value the noun phrase after the first "what" or "which" of
-/// `ask` names by its head (its last word, or the word after "kind of" or
+/// `ask` (or after "what is the") names by its head (its last word, or the word after "kind of" or
 /// "type of"; a plural counts as its singular); a contact when the phrase
 /// names one anywhere ("which email address"). `None` when no such phrase
 /// ("What is …?") or its head names no kind here.
 fn focus_kind(ask: &[String]) -> Option<AnswerType> {
     let at = ask.iter().position(|w| matches!(w.as_str(), "what" | "which"))?;
+    // "What is the daily allowance …?": the phrase after a copula and a determiner.
+    let copula = |i: usize| ask.get(i).is_some_and(|w| matches!(w.as_str(), "is" | "are" | "was" | "were"));
+    let determiner =
+        |i: usize| ask.get(i).is_some_and(|w| matches!(w.as_str(), "the" | "a" | "an" | "my" | "our" | "your"));
+    let from = if copula(at + 1) && determiner(at + 2) { at + 3 } else { at + 1 };
     let mut phrase: Vec<&str> = Vec::new();
-    for w in &ask[at + 1..] {
+    for w in &ask[from..] {
         let w = w.as_str();
         let of_a_kind = w == "of" && phrase.last().is_some_and(|l| matches!(*l, "kind" | "type" | "sort"));
         if of_a_kind {
@@ -216,6 +236,10 @@ mod tests {
             ("Whose signature goes on the access form?", Agent),
             ("How much time do I have to file my claim?", Duration),
             ("What is the fee for the MBA?", Amount),
+            ("What is the daily allowance and the hotel cap in Hyderabad?", Amount),
+            ("What are the library hours?", Date),
+            ("What is the feedback process?", Other),
+            ("What is the capital of the state?", Other),
         ];
         for (q, want) in cases {
             assert_eq!(classify(&Question::parse(q)), want, "{q}");

@@ -32,7 +32,9 @@ pub fn question_names(question: &str) -> Vec<String> {
             && w.chars().skip(1).any(char::is_lowercase);
         let next = words.get(i + 1).copied().unwrap_or_default();
         let described = i > 0 && is_demonym(w, next) && describes(&words[i - 1].to_lowercase(), next);
-        let is_name = (is_acronym(w) || proper) && !is_currency(w) && !described;
+        // "I'm", "I've", "I'd": the pronoun, not a name.
+        let pronoun = w.split(['\'', '’']).next() == Some("I");
+        let is_name = (is_acronym(w) || proper) && !is_currency(w) && !described && !pronoun;
         let pair = format!("{previous} {w}").to_lowercase();
         let cue = set_against && REFERENCE_CUES.iter().any(|c| c.eq_ignore_ascii_case(w) || *c == pair);
         reference = cue || (reference && is_name);
