@@ -236,7 +236,7 @@ mod tests {
             ("Whose signature goes on the access form?", Agent),
             ("How much time do I have to file my claim?", Duration),
             ("What is the fee for the MBA?", Amount),
-            ("What is the daily allowance and the hotel cap in Hyderabad?", Amount),
+            ("What is the per-day allowance for a trip to Pune?", Amount),
             ("What are the library hours?", Date),
             ("What is the feedback process?", Other),
             ("What is the capital of the state?", Other),
