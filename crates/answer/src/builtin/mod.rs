@@ -139,7 +139,8 @@ pub enum Lead {
     None,
     /// The sentence before it, which it refers back to ([`refers_back`]).
     SentenceBefore(usize),
-    /// Its section heading, which holds the value asked for ([`section_value`]).
+    /// Its section heading, which holds the value asked for (a condition the
+    /// sentence is read under: "For meetings longer than 40 minutes").
     Section(usize),
 }
 
