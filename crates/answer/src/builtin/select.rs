@@ -36,7 +36,7 @@ impl BuiltinModel {
         // In a short question the one unknown term is its subject ("What is
         // the parking fee?" asked of pages that never say "parking"): it
         // may be unknown only when the question has [`TERMS_FOR_UNKNOWN`].
-        let (unknown, known, subject_unknown) = self.known(question, evidence);
+        let Familiarity { unknown, known, subject_unknown } = self.familiarity(question, evidence);
         let gate = super::dump::Gate { speaks_of, unknown, known };
         super::dump::gated(self, question, &all, evidence, Some(gate), &kept);
         if !speaks_of {
@@ -142,7 +142,7 @@ impl BuiltinModel {
         }
         let situation = self.content_terms(context);
         let kept = self.keeps(ask, evidence);
-        let (_, known, subject_unknown) = self.known(ask, evidence);
+        let Familiarity { known, subject_unknown, .. } = self.familiarity(ask, evidence);
         let all = self.score_in_situation(ask, context, evidence);
         super::dump::candidates(self, ask, &all, evidence);
         // The gate of [`BuiltinModel::select`], with the full coverage threshold.
@@ -176,16 +176,15 @@ impl BuiltinModel {
             .collect()
     }
 
-    /// What the gate knows of the evidence: how many of the question's
-    /// terms it never mentions ([`BuiltinModel::unknown_terms`]); whether
-    /// that is few enough for the typed and meaning clauses (none, or one
-    /// in a question of [`TERMS_FOR_UNKNOWN`] terms); and whether the one
-    /// unknown is a short question's subject, which no clause answers.
-    fn known(&self, question: &Question, evidence: &[Evidence]) -> (usize, bool, bool) {
+    /// How well the evidence knows the question's terms ([`Familiarity`]).
+    fn familiarity(&self, question: &Question, evidence: &[Evidence]) -> Familiarity {
         let unknown = self.unknown_terms(question, evidence);
         let terms = question.asked_terms().len();
-        let known = unknown == 0 || (unknown <= MAX_UNKNOWN_TYPED && terms >= TERMS_FOR_UNKNOWN);
-        (unknown, known, unknown > 0 && terms < TERMS_FOR_UNKNOWN)
+        Familiarity {
+            unknown,
+            known: unknown == 0 || (unknown <= MAX_UNKNOWN_TYPED && terms >= TERMS_FOR_UNKNOWN),
+            subject_unknown: unknown > 0 && terms < TERMS_FOR_UNKNOWN,
+        }
     }
 
     /// How many of the question's content terms the evidence (text, title
@@ -230,6 +229,19 @@ impl BuiltinModel {
         let numbers_known = question.input_numbers().iter().all(|n| texts.iter().any(|t| scope::mentions_number(t, n)));
         terms_known && numbers_known
     }
+}
+
+/// What the answer gate knows of the evidence for a question.
+struct Familiarity {
+    /// How many of the question's terms the evidence never mentions
+    /// ([`BuiltinModel::unknown_terms`]).
+    unknown: usize,
+    /// Whether that is few enough for the typed and meaning clauses: none,
+    /// or one in a question of [`TERMS_FOR_UNKNOWN`] terms or more.
+    known: bool,
+    /// Whether an unknown term is a short question's subject, which no
+    /// clause answers.
+    subject_unknown: bool,
 }
 
 /// Whether `question` asks for several things: "Which forms …", "What
