@@ -96,7 +96,8 @@ pub struct BuiltinModel {
 /// A candidate answer sentence.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scored {
-    /// The sentence, verbatim.
+    /// The sentence, verbatim (with the sentence before it or its section
+    /// heading when [`Scored::lead`] says so).
     pub text: String,
     /// The chunk it came from.
     pub key: String,
@@ -426,17 +427,23 @@ impl BuiltinModel {
 }
 
 /// The chunk's own section heading (the last of its heading path, not the
-/// document's title) when the question asks for a kind of value
-/// ([`AnswerType::is_value`]) and the heading holds one: a condition its
-/// sentences are read under ("For meetings longer than 40 minutes").
+/// document's title) when the question asks for an amount, a duration, a
+/// length or a date to the day and the heading holds one: a condition its
+/// sentences are read under ("For meetings longer than 40 minutes"). Not
+/// for a table row, nor a heading addressed to the assistant.
 fn section_value(kind: AnswerType, ev: &Evidence) -> Option<&str> {
     let heading = ev.heading_path.last().map(|h| h.trim()).filter(|h| !h.is_empty() && *h != ev.title.trim())?;
     // A section's number ("8. Scholarships", "2.3 Fees") is no value.
     let bare = match heading.split_once(char::is_whitespace) {
-        Some((number, rest)) if number.chars().all(|c| c.is_ascii_digit() || c == '.') => rest,
+        Some((number, rest)) if number.contains('.') && number.chars().all(|c| c.is_ascii_digit() || c == '.') => rest,
         _ => heading,
     };
-    (kind.is_value() && kind.held_by(bare)).then_some(heading)
+    let holds = match kind {
+        AnswerType::Amount | AnswerType::Duration | AnswerType::Length => kind.held_by(bare),
+        AnswerType::Date => kind.held_precisely_by(bare),
+        _ => false,
+    };
+    (holds && !ev.table_row && !looks_like_injection(heading)).then_some(heading)
 }
 
 /// The sentences of a chunk as the builtin reads them: table rows as

@@ -19,7 +19,8 @@ pub fn mentions_one_of(model: &BuiltinModel, alternatives: &[Vec<String>], text:
 
 /// Whether a run of consecutive names of `group` that holds every one of
 /// `missing` is abbreviated in `text` ([`abbreviates`]): "Office",
-/// "Acquisition" as "OA", in a source that also says "office".
+/// "Acquisition" as "OA", also in a source that says "office" but never
+/// "Acquisition".
 fn abbreviated_run(group: &[String], missing: &[&String], text: &str) -> bool {
     (0..group.len()).any(|start| {
         (start + 2..=group.len()).any(|end| {
@@ -40,6 +41,12 @@ fn abbreviates(names: &[&String], text: &str) -> bool {
         return false;
     }
     let acronym: String = names.iter().filter_map(|n| n.chars().next()).flat_map(char::to_uppercase).collect();
+    // Two letters that are a word or a time of day ("PM", "IT", "US") abbreviate nothing here.
+    if ["AM", "PM", "IT", "OR", "US", "ID", "IN", "ON", "AT", "TO", "IS", "NO", "OK", "TV", "UK"]
+        .contains(&acronym.as_str())
+    {
+        return false;
+    }
     text.split(|c: char| !c.is_alphanumeric()).any(|w| w == acronym)
 }
 
@@ -100,6 +107,8 @@ mod tests {
         assert!(!mentions_one_of(&m, &oa, "Oakland will contact you within 3 business days."));
         assert!(!mentions_one_of(&m, &oa, "The office will contact you."));
         assert!(mentions_one_of(&m, &oa, "The contracting office: OA will contact you."));
+        let pm = alternatives_of("Can Priya Mehta work from home?");
+        assert!(!mentions_one_of(&m, &pm, "Log off by 5 PM."));
         assert_eq!(question_names("how many EL days does Dev get in Oslo?"), ["EL", "Dev", "Oslo"]);
         assert_eq!(question_names("The MTech tuition: amount Rs 48,500, or INR 48500"), ["MTech"]);
     }

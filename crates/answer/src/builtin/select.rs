@@ -130,11 +130,11 @@ impl BuiltinModel {
         move |s: &Scored| (!wants_amount || states_amount(&s.text)) && named.contains(s.key.as_str())
     }
 
-    /// Sentences that answer `ask` (full coverage threshold, an amount when
-    /// it asks for one), ranked by meaning against the ask in the situation
-    /// the `context` describes ("3-day audit in Hyderabad … personal
-    /// reasons"), and after the best only those that speak of that
-    /// situation: at most [`CONTEXT_SENTENCES`], from distinct chunks, over
+    /// Sentences that answer `ask` (the best by the gate's clauses, each
+    /// after it by coverage; an amount when it asks for one), ranked by
+    /// meaning against the ask in the situation the `context` describes
+    /// ("3-day audit in Hyderabad … personal reasons"), and after the best
+    /// only those that speak of that situation: at most [`CONTEXT_SENTENCES`], from distinct chunks, over
     /// all the evidence the agent gathered.
     pub fn select_in_context(&self, ask: &Question, context: &str, evidence: &[Evidence]) -> Vec<Scored> {
         if !self.evidence_speaks_of(ask, evidence) {
@@ -145,7 +145,8 @@ impl BuiltinModel {
         let Familiarity { known, subject_unknown, .. } = self.familiarity(ask, evidence);
         let all = self.score_in_situation(ask, context, evidence);
         super::dump::candidates(self, ask, &all, evidence);
-        // The gate of [`BuiltinModel::select`], with the full coverage threshold.
+        // The clauses of [`BuiltinModel::select`]'s gate admit the first
+        // sentence; each after it must cover enough of the ask ([`Scored::answers`]).
         let admits = |s: &Scored| {
             s.answers()
                 || (known && s.close_in_meaning())
@@ -155,7 +156,8 @@ impl BuiltinModel {
         let mut chosen: Vec<Scored> = Vec::new();
         for s in scored {
             // After the best, a sentence must also speak of the situation.
-            let relevant = chosen.is_empty() || self.content_terms(&s.text).intersection(&situation).next().is_some();
+            let relevant = chosen.is_empty()
+                || (s.answers() && self.content_terms(&s.text).intersection(&situation).next().is_some());
             if chosen.len() < CONTEXT_SENTENCES && relevant && !chosen.iter().any(|c| c.key == s.key) {
                 chosen.push(s);
             }

@@ -131,6 +131,10 @@ const PHRASE_ENDS: &[&str] = &[
     "about", "that", "this", "these", "those", "there", "if", "as", "and", "or", "s",
 ];
 
+/// Prepositions an asking "what" or "which" may follow.
+const PREPOSITIONS: &[&str] =
+    &["beyond", "until", "till", "in", "on", "at", "by", "for", "from", "to", "after", "before", "under", "over", "of"];
+
 /// Head nouns of the phrase asked for and the kind of value each names,
 /// as in the head-word feature of question classification (Li and Roth
 /// 2002, section 4; Huang, Thint and Qin, "Question Classification using
@@ -170,7 +174,13 @@ const HEAD_KINDS: &[(&[&str], AnswerType)] = &[
 /// names one anywhere ("which email address"). `None` when no such phrase
 /// ("What is …?") or its head names no kind here.
 fn focus_kind(ask: &[String]) -> Option<AnswerType> {
-    let at = ask.iter().position(|w| matches!(w.as_str(), "what" | "which"))?;
+    // The ask opens with it, or with a preposition and it ("Beyond what …",
+    // "In which …"): "Who decides which day I take?" asks for a person.
+    let at = match ask {
+        [w, ..] if matches!(w.as_str(), "what" | "which" | "what's") => 0,
+        [p, w, ..] if PREPOSITIONS.contains(&p.as_str()) && matches!(w.as_str(), "what" | "which") => 1,
+        _ => return None,
+    };
     // "What is the daily allowance …?": the phrase after a copula and a determiner.
     let copula = |i: usize| ask.get(i).is_some_and(|w| matches!(w.as_str(), "is" | "are" | "was" | "were"));
     let determiner =
@@ -189,6 +199,13 @@ fn focus_kind(ask: &[String]) -> Option<AnswerType> {
         }
     }
     let head = *phrase.last()?;
+    // "What time …?" asks for a time of day, "what processing time" for a
+    // duration; "what number" for a count, "what helpline number" for a contact.
+    match (head, phrase.len()) {
+        ("time", 2..) => return Some(AnswerType::Duration),
+        ("number", 2..) => return Some(AnswerType::Contact),
+        _ => {}
+    }
     let singular = head.strip_suffix('s').filter(|s| s.len() > 2).unwrap_or(head);
     let contact = HEAD_KINDS.iter().find(|(_, k)| *k == AnswerType::Contact).map_or(&[][..], |(h, _)| *h);
     if phrase.iter().any(|w| contact.contains(w)) {
@@ -240,6 +257,12 @@ mod tests {
             ("What are the library hours?", Date),
             ("What is the feedback process?", Other),
             ("What is the capital of the state?", Other),
+            // The phrase must be what the ask opens with.
+            ("How long do I have to decide which day to take off?", Duration),
+            ("Who decides which day I take leave?", Agent),
+            ("What is the processing time for a refund?", Duration),
+            ("What time does the library close?", Date),
+            ("What is the helpline number?", Contact),
         ];
         for (q, want) in cases {
             assert_eq!(classify(&Question::parse(q)), want, "{q}");

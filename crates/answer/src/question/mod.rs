@@ -227,9 +227,10 @@ impl Question {
         &self.terms
     }
 
-    /// The words of the sentence that asks ([`ask_start`]): all of them
-    /// for a one-sentence question, the last question after a situation
-    /// ("I'm paid through Deel. Which form do I use?" → "which form do i use").
+    /// The words from the sentence that asks ([`ask_start`]) to the end:
+    /// all of them for a one-sentence question, the last question after a
+    /// situation ("I'm paid through Deel. Which form do I use?" → "which
+    /// form do i use").
     pub fn ask_words(&self) -> &[String] {
         &self.words[self.ask_from.min(self.words.len())..]
     }
@@ -349,20 +350,38 @@ impl Question {
     }
 }
 
+/// Abbreviations whose full stop ends no sentence ("Dr. Rao", "e.g. …").
+const ABBREVIATIONS: &[&str] =
+    &["dr", "mr", "mrs", "ms", "prof", "smt", "shri", "sri", "st", "mt", "no", "rs", "vs", "etc", "e.g", "i.e", "u.s"];
+
+/// Whether `word` (as written, with its punctuation) ends a sentence: it
+/// ends with "?" or "!", or with "." after a word that is no abbreviation
+/// ("Dr.", "Rs.", "e.g.") and no initial ("A. K. Rao").
+pub fn ends_sentence(word: &str) -> bool {
+    let bare = word.trim_end_matches(|c: char| !c.is_alphanumeric());
+    let initial = bare.chars().count() == 1 && bare.chars().all(char::is_uppercase);
+    word.ends_with(['?', '!'])
+        || (word.ends_with('.') && !initial && !ABBREVIATIONS.contains(&bare.to_lowercase().as_str()))
+}
+
 /// Byte offset in `question` where the sentence that asks begins: the
 /// last sentence that ends with a question mark (the only one, usually),
 /// else the last sentence; 0 for a one-sentence question. A sentence ends
-/// at ".", "!" or "?" followed by a space and a capital, not after a digit
-/// ("Rs. 500" and "e.g. a" do not end one, nor does "v2. Is").
+/// after a word that ends one ([`ends_sentence`]) when a space and a
+/// capital follow ("Rs. 500", "e.g. a" and "Dr. Rao" do not end one).
 pub fn ask_start(question: &str) -> usize {
     let ends: Vec<(usize, char)> = question
         .char_indices()
         .filter(|(i, c)| {
-            let rest = &question[i + c.len_utf8()..];
-            matches!(c, '.' | '!' | '?')
-                && rest.starts_with(' ')
+            if !matches!(c, '.' | '!' | '?') {
+                return false;
+            }
+            // The stop is one byte: the word it ends is all the text before it and it.
+            let rest = &question[i + 1..];
+            let word = question[..i + 1].rsplit(char::is_whitespace).next().unwrap_or_default();
+            rest.starts_with(' ')
                 && rest.trim_start().chars().next().is_some_and(char::is_uppercase)
-                && !question[..*i].ends_with(|c: char| c.is_ascii_digit())
+                && ends_sentence(word)
         })
         .map(|(i, c)| (i + c.len_utf8(), c))
         .collect();
@@ -450,6 +469,17 @@ mod tests {
         let yes_no = Question::parse("Is the e-mail address on the north-east form?");
         assert!(yes_no.asks_yes_no() && !yes_no.has_wh_word());
         assert!(yes_no.has_phrase("e-mail address") && yes_no.opens_with("is the"));
+        // Titles, initials and abbreviations end no sentence; a number does not stop one ending.
+        assert_eq!(Question::parse("Can Dr. Rao approve my leave?").opening(), None);
+        assert!(Question::parse("Can Dr. Rao approve my leave?").asks_yes_no());
+        // Stops after multi-byte characters (an en dash, Devanagari) slice on their boundaries.
+        let hindi = Question::parse("2001–02 का शुल्क? क्या छात्रावास का शुल्क आधा है? Is it?");
+        assert_eq!(hindi.ask_words().first().map(String::as_str), Some("is"));
+        assert_eq!(Question::parse("Who is Mrs. A. K. Sharma's manager?").opening(), Some(WhWord::Who));
+        assert_eq!(
+            Question::parse("I bought a tool for $12,000. How soon will they call?").opening(),
+            Some(WhWord::How)
+        );
         assert_eq!(Question::parse("What does LWOP mean?").defined_term(), Some("LWOP"));
         let before = Question::parses();
         let _ = Question::parse("x");

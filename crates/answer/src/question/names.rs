@@ -26,7 +26,7 @@ pub fn question_names(question: &str) -> Vec<String> {
         let w = word.trim_matches(|c: char| !c.is_alphanumeric());
         // A sentence's first word is capitalised as the question's is: "I
         // step out in the evening. Until what time …?" names no "Until".
-        let opens_sentence = i == 0 || ends_sentence(words[i - 1]);
+        let opens_sentence = i == 0 || super::ends_sentence(words[i - 1]);
         let proper = !opens_sentence
             && w.chars().next().is_some_and(char::is_uppercase)
             && w.chars().skip(1).any(char::is_lowercase);
@@ -46,13 +46,6 @@ pub fn question_names(question: &str) -> Vec<String> {
         previous = w;
     }
     names
-}
-
-/// Whether `word` ends a sentence: it ends with "?" or "!", or with "."
-/// after more than two letters ("Dr." and "Rs." end none).
-fn ends_sentence(word: &str) -> bool {
-    let bare = word.trim_end_matches(|c: char| !c.is_alphanumeric());
-    word.ends_with(['?', '!']) || (word.ends_with('.') && bare.chars().count() > 2)
 }
 
 /// Nouns for a person that a nationality before them only describes
