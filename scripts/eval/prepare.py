@@ -25,7 +25,7 @@ eval/, where they are committed):
 - scifact: the 300 claims of claims_validation.csv (BEIR's SciFact test
   split) against the 5,183 abstracts as `<doc_id>.txt`; `sources_all` = the
   claim's `cited_doc_ids` (BEIR's 339 qrels). Retrieval only.
-- scifact-ci: the same claims against 600 of the abstracts (every cited
+- scifact-ci: the claims of scifact.jsonl against 600 of the abstracts (every cited
   one, then the others in the corpus's order), small enough for CI to index
   in a few minutes of the debug build; its figures are a regression check,
   not comparable with the full set's.
@@ -176,7 +176,6 @@ def scifact(src: Path, data: Path, out: Path) -> None:
     subset = [name for name in files if name in cited]
     subset += [name for name in files if name not in cited][: max(0, SCIFACT_CI_DOCS - len(subset))]
     sync_dir(data / "scifact-ci", {name: files[name] for name in subset})
-    write_jsonl(out / "scifact-ci.jsonl", items)
 
 
 def main() -> int:

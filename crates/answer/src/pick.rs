@@ -52,7 +52,7 @@ pub fn candidates(builtin: &BuiltinModel, question: &Question, evidence: &[Evide
     // sentence naming the metro cities, for their allowance) as readily as
     // the one that holds it: when one of the first candidates holds it,
     // those that lack it are not shown.
-    let valued = kept.iter().take(2 * PICK_CANDIDATES).any(|s| s.typed && !s.lacks_value);
+    let valued = kept.iter().take(2 * PICK_CANDIDATES).any(|s| s.typed);
     let mut out: Vec<Evidence> = Vec::new();
     for s in kept.into_iter().filter(|s| !(valued && s.lacks_value)) {
         let Some(source) = evidence.iter().find(|e| e.key == s.key) else { continue };

@@ -360,7 +360,7 @@ pub struct LibraryQueries {
 /// The library does not open; search errors.
 pub fn library_queries(dir: &Path) -> Result<LibraryQueries> {
     // Opening a folder with no library in it would create an empty one there and time nothing.
-    if !dir.join("data.mdb").is_file() {
+    if !almirah_core::engine::is_library(dir) {
         anyhow::bail!("{} holds no library (no data.mdb): give the library's data folder", dir.display());
     }
     // The CLI's default audience, so the timed searches run over what a user sees.
