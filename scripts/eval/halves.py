@@ -18,7 +18,7 @@ except ImportError:
 def half(item): 
     if item.get("half"): return item["half"]
     return "tuning" if blake3(item["id"].encode()).digest()[0]%2==0 else "reporting"
-sets={"sample-docs":"eval/sample-docs.jsonl","versions":"eval/versions.jsonl","handbooks":"eval/handbooks.jsonl","hindi":"eval/hindi.jsonl","tune-handbooks2":"eval/tune-handbooks2.jsonl","hotpotqa":"eval/hotpotqa.jsonl","musique":"eval/musique.jsonl","musique-unanswerable":"eval/musique-unanswerable.jsonl","fs-handbooks":"eval/first-sight/handbooks.jsonl","fs-versions":"eval/first-sight/versions.jsonl","fs-pdfs":"eval/first-sight/pdfs.jsonl","fs-rfcs":"eval/first-sight/rfcs.jsonl","fs-sourcegraph":"eval/first-sight/sourcegraph.jsonl","fs-hindi":"eval/first-sight/hindi.jsonl","fs-handbooks3":"eval/first-sight/handbooks3.jsonl","fs-mixed5":"eval/first-sight/mixed5.jsonl","fs-mixed6":"eval/first-sight/mixed6.jsonl"}
+sets={"sample-docs":"eval/sample-docs.jsonl","versions":"eval/versions.jsonl","handbooks":"eval/handbooks.jsonl","hindi":"eval/hindi.jsonl","tune-handbooks2":"eval/tune-handbooks2.jsonl","hotpotqa":"eval/hotpotqa.jsonl","musique":"eval/musique.jsonl","musique-unanswerable":"eval/musique-unanswerable.jsonl","fs-handbooks":"eval/first-sight/handbooks.jsonl","fs-versions":"eval/first-sight/versions.jsonl","fs-pdfs":"eval/first-sight/pdfs.jsonl","fs-rfcs":"eval/first-sight/rfcs.jsonl","fs-sourcegraph":"eval/first-sight/sourcegraph.jsonl","fs-hindi":"eval/first-sight/hindi.jsonl","fs-handbooks3":"eval/first-sight/handbooks3.jsonl","fs-mixed5":"eval/first-sight/mixed5.jsonl","fs-mixed6":"eval/first-sight/mixed6.jsonl","fs-mixed7":"eval/first-sight/mixed7.jsonl"}
 out=sys.argv[1]
 for name,qf in sets.items():
     p=f"{out}/{name}/results.json"
