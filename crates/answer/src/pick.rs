@@ -14,12 +14,17 @@
 
 use serde_json::{Value, json};
 
-use crate::builtin::{BuiltinModel, table_row};
+use crate::builtin::{BuiltinModel, Feature, Scored, table_row};
 use crate::evidence::Evidence;
 use crate::lexicon::ABSTAIN;
 use crate::model::{ChatModel, ChatRequest, Draft, Message, ModelError, Role};
 use crate::providers::prompt::passage_block;
-use crate::question::Question;
+use crate::question::{Question, WhWord};
+
+/// Whether a candidate points elsewhere for the rule ([`Feature::Defers`]).
+fn defers(s: &Scored) -> bool {
+    s.features[Feature::Defers as usize] > 0.0
+}
 
 /// Candidate sentences shown to the model at most.
 pub const PICK_CANDIDATES: usize = 6;
@@ -43,7 +48,8 @@ pub fn max_picks(parts: usize) -> usize {
 
 /// The best-scored distinct sentences of `evidence` for `question` that the
 /// builtin's filters keep ([`BuiltinModel::kept_candidates`]), without
-/// those lacking the value asked for when one of the first holds it, as
+/// those lacking the value asked for when one of the first holds it, nor
+/// those pointing to another page when one of the first states a rule, as
 /// evidence blocks of one sentence each (title, headings and notes kept; a
 /// table row read as a sentence, [`table_row::row_sentence`]).
 pub fn candidates(builtin: &BuiltinModel, question: &Question, evidence: &[Evidence]) -> Vec<Evidence> {
@@ -53,8 +59,13 @@ pub fn candidates(builtin: &BuiltinModel, question: &Question, evidence: &[Evide
     // the one that holds it: when one of the first candidates holds it,
     // those that lack it are not shown.
     let valued = kept.iter().take(2 * PICK_CANDIDATES).any(|s| s.typed);
+    // Nor a sentence that points to another page for the rule ("review
+    // OPM's page on …") when one of the first states a rule, unless the
+    // question asks where to look.
+    let stated = question.opening() != Some(WhWord::Where) && kept.iter().take(2 * PICK_CANDIDATES).any(|s| !defers(s));
+    let hidden = |s: &Scored| (valued && s.lacks_value) || (stated && defers(s));
     let mut out: Vec<Evidence> = Vec::new();
-    for s in kept.into_iter().filter(|s| !(valued && s.lacks_value)) {
+    for s in kept.into_iter().filter(|s| !hidden(s)) {
         let Some(source) = evidence.iter().find(|e| e.key == s.key) else { continue };
         let text = if source.table_row { table_row::row_sentence(&s.text).unwrap_or(s.text) } else { s.text };
         if out.iter().any(|c| c.text == text) {
@@ -196,6 +207,30 @@ mod tests {
         // Without a sentence that holds it, the others are shown.
         let list = Evidence::of("travel::metro#1", "The metro cities are Mumbai, Delhi and Hyderabad.");
         assert_eq!(candidates(&builtin, &q, &[list]).len(), 1);
+    }
+
+    #[test]
+    fn a_sentence_pointing_to_another_page_is_not_shown_when_one_states_a_rule() {
+        let builtin = BuiltinModel::default();
+        let pointer = Evidence::of(
+            "leave::unpaid#1",
+            "We strongly recommend that you read the agency's page on unpaid leave before you extend your leave.",
+        );
+        let rule = Evidence::of(
+            "parental::lwop#1",
+            "You can request unpaid leave of less than four weeks at any time to extend your parental leave.",
+        );
+        let q = Question::parse("Can I extend my parental leave with unpaid leave?");
+        let texts: Vec<String> =
+            candidates(&builtin, &q, &[pointer.clone(), rule]).into_iter().map(|e| e.text).collect();
+        assert_eq!(
+            texts,
+            ["You can request unpaid leave of less than four weeks at any time to extend your parental leave."]
+        );
+        // Alone, or when the question asks where to look, the pointer is shown.
+        assert_eq!(candidates(&builtin, &q, std::slice::from_ref(&pointer)).len(), 1);
+        let where_ = Question::parse("Where can I read about unpaid leave?");
+        assert_eq!(candidates(&builtin, &where_, &[pointer]).len(), 1);
     }
 
     #[test]

@@ -161,24 +161,71 @@ pub fn example_sentences(text: &str) -> BTreeSet<String> {
 
 /// Whether a sentence points the reader to another document for the rule
 /// instead of stating it: "The library's opening hours … are set by
-/// circular of the Librarian; see the latest library circular." It still
-/// answers when nothing states the rule, but a sentence that does comes first.
+/// circular of the Librarian; see the latest library circular", "We
+/// recommend that you review OPM's page on …". It still answers when
+/// nothing states the rule, but a sentence that does comes first.
+///
+/// Two closed-class patterns of English, not any document's words: a verb
+/// of consulting (see, refer, review, consult, visit, read) followed within
+/// [`POINTER_WINDOW`] words by a noun for a document (page, circular,
+/// guide, section, …); or a verb of issuing (set, issued, notified,
+/// published, announced) followed by "by", "in" or "through" and such a
+/// noun. A sentence that says the rule will be announced defers too.
 pub fn defers(sentence: &str) -> bool {
-    has_any(
-        sentence,
-        &[
-            "see the latest",
-            "refer to the",
-            "set by circular",
-            "issued by circular",
-            "notified by circular",
-            "as notified from time to time",
-            "will be published",
-            "will be notified",
-            "will be announced",
-        ],
-    )
+    let words: Vec<String> = sentence
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|w| !w.is_empty())
+        .map(|w| w.to_lowercase().trim_end_matches("'s").trim_end_matches("’s").to_string())
+        .collect();
+    let document_after =
+        |i: usize, window: usize| words.iter().skip(i + 1).take(window).any(|w| DOCUMENT_NOUNS.contains(&w.as_str()));
+    let points = words.iter().enumerate().any(|(i, w)| {
+        CONSULT_VERBS.contains(&w.as_str()) && document_after(i, POINTER_WINDOW)
+            || ISSUE_VERBS.contains(&w.as_str())
+                && words.get(i + 1).is_some_and(|p| matches!(p.as_str(), "by" | "in" | "through" | "via"))
+                && document_after(i + 1, 3)
+    });
+    points
+        || has_any(
+            sentence,
+            &["as notified from time to time", "will be published", "will be notified", "will be announced"],
+        )
 }
+
+/// Words after a verb of consulting within which a document noun makes the
+/// sentence a pointer ("review OPM's page", "see the latest library circular").
+const POINTER_WINDOW: usize = 5;
+
+/// Verbs that send the reader to a text: "see", "refer (to)", "review",
+/// "consult", "visit", "read", "check".
+const CONSULT_VERBS: [&str; 7] = ["see", "refer", "review", "consult", "visit", "read", "check"];
+
+/// Verbs that say a rule is issued elsewhere ("set by circular").
+const ISSUE_VERBS: [&str; 6] = ["set", "issued", "notified", "published", "announced", "prescribed"];
+
+/// Nouns for a document or a place in one.
+const DOCUMENT_NOUNS: [&str; 20] = [
+    "page",
+    "pages",
+    "website",
+    "site",
+    "circular",
+    "circulars",
+    "guide",
+    "guidance",
+    "section",
+    "sections",
+    "handbook",
+    "link",
+    "faq",
+    "faqs",
+    "documentation",
+    "notice",
+    "portal",
+    "intranet",
+    "wiki",
+    "manual",
+];
 
 /// Whether a sentence reads as a label or lead-in for the next one: it
 /// ends with a colon, or has at most [`LEAD_IN_WORDS`] words.

@@ -64,6 +64,14 @@ fn a_sentence_that_points_elsewhere_defers() {
     let circular = "With effect from 20.07.2026, the Central Library will keep the following opening hours: \
                     Weekdays (Monday to Saturday): 8:00 am to 11:00 pm.";
     assert!(defers(handbook) && !defers(circular));
+    // A verb of consulting with a document noun points elsewhere; the same
+    // verbs about a person or a request do not.
+    assert!(defers("We recommend that you read the agency's page on leave without pay."));
+    assert!(defers("See Section 4.2 for the current rates."));
+    assert!(defers("The rates are notified by circular each session."));
+    assert!(!defers("Your supervisor will review your request within 3 working days."));
+    assert!(!defers("The fee is set by the finance committee."));
+    assert!(!defers("You can take leave without pay to extend your parental leave."));
     let ev = [evidence("handbook::library#1", handbook), evidence("circular-12::p1#1", circular)];
     let best = &m.score_sentences(&crate::question::Question::parse("What are the library hours?"), &ev)[0];
     assert_eq!(best.key, "circular-12::p1#1", "the circular states the hours: {best:?}");
