@@ -35,6 +35,13 @@ fn docs_set_and_unset_change_status_at_once() {
 #[test]
 fn asking_an_empty_library_warns_that_it_is_empty() {
     let lib = common::Library::hash(8);
+    // No library at all is refused (a mistyped --data-dir)…
+    let out = lib.run(&["ask", "How many days of leave do I get?"]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no library in"), "{out:?}");
+    // …and a library that holds no documents answers with a warning.
+    let empty = tempfile::tempdir().unwrap();
+    assert!(lib.run(&["index", "--quiet", empty.path().to_str().unwrap()]).status.success());
     let out = lib.run(&["ask", "How many days of leave do I get?"]);
     assert!(out.status.success(), "{out:?}");
     let stderr = String::from_utf8_lossy(&out.stderr);

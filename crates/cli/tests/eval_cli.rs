@@ -87,6 +87,13 @@ fn hotpotqa_rankers_and_classic_answers_are_scored_against_the_gold_paragraphs()
 fn an_empty_library_is_an_error_not_a_score_of_zero() {
     let lib = common::Library::hash(64);
     let set = repo().join("eval/hindi.jsonl");
+    // No library at all (a mistyped --data-dir) is refused…
+    let out = lib.run(&["eval", set.to_str().unwrap(), "--mode", "bm25"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no library in"));
+    // …and so is a library that holds no documents.
+    let empty = tempfile::tempdir().unwrap();
+    assert!(lib.run(&["index", "--quiet", empty.path().to_str().unwrap()]).status.success());
     let out = lib.run(&["eval", set.to_str().unwrap(), "--mode", "bm25"]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);

@@ -174,10 +174,10 @@ fn a_port_in_use_is_reported_once() {
     assert_eq!(err.matches("os error").count(), 1, "{err}");
 }
 
-/// Issue 19: `mcp` and `serve` never create an empty library from a
-/// mistyped path; they name it and say how to make one.
+/// Issue 19: `mcp`, `serve` and the commands that read never create an
+/// empty library from a mistyped path; they name it and say how to make one.
 #[test]
-fn mcp_and_serve_refuse_a_folder_with_no_library() {
+fn mcp_serve_and_the_reading_commands_refuse_a_folder_with_no_library() {
     let lib = common::Library::with_config("");
     let config = lib.dir.path().join("config.toml");
     let missing = lib.dir.path().join("no-such-library");
@@ -194,6 +194,9 @@ fn mcp_and_serve_refuse_a_folder_with_no_library() {
         (&["mcp"][..], false, "--data-dir"),
         (&["mcp"][..], true, "ALMIRAH_DATA_DIR"),
         (&["serve", "--port", "0"][..], false, "--data-dir"),
+        (&["search", "hostel fee"][..], false, "--data-dir"),
+        (&["ask", "What is the hostel fee?"][..], true, "ALMIRAH_DATA_DIR"),
+        (&["docs"][..], false, "--data-dir"),
     ] {
         let out = run(args, env);
         let err = String::from_utf8_lossy(&out.stderr);
@@ -203,6 +206,26 @@ fn mcp_and_serve_refuse_a_folder_with_no_library() {
         assert_eq!(args[0] == "serve", err.contains("almirah folders add"), "{err}");
         assert!(!missing.exists(), "{args:?} created {}", missing.display());
     }
+}
+
+/// An empty query is refused, and a setting out of range names the
+/// config file it is in.
+#[test]
+fn an_empty_query_and_a_bad_setting_get_a_clear_error() {
+    let docs = tempfile::tempdir().unwrap();
+    std::fs::write(docs.path().join("fees.md"), "# Fees\n\nThe hostel fee is Rs 14,000 a semester.\n").unwrap();
+    let lib = common::Library::hash(500);
+    assert!(lib.run(&["index", "--quiet", docs.path().to_str().unwrap()]).status.success());
+    let out = lib.run(&["search", "  "]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("the query is empty"), "{err}");
+    let bad = common::Library::with_config("[sessions]\nstart_month = 13\n");
+    let out = bad.run(&["status"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    let config = bad.dir.path().join("config.toml");
+    assert!(err.contains(&format!("the config file {}", config.display())) && err.contains("start_month"), "{err}");
 }
 
 #[test]

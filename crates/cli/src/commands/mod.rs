@@ -78,14 +78,21 @@ pub fn run(cli: &Cli) -> Result<ExitCode> {
     }
 }
 
-/// `almirah mcp` and `almirah serve` only read: opening a folder with no
-/// library in it (a typo in `--data-dir` or `ALMIRAH_DATA_DIR`) would
-/// create an empty one and answer every question with nothing. They refuse
-/// it, naming the folder and where it came from, unless `serve` watches
-/// configured folders (the watcher fills the new library).
+/// Commands that need a library to exist (`search`, `ask`, `docs`, `eval`,
+/// `reindex`, `mcp`, `serve`): opening a folder with no library in it (a
+/// typo in `--data-dir` or `ALMIRAH_DATA_DIR`) would create an empty one
+/// and answer every question with nothing. They refuse it, naming the
+/// folder and where it came from, unless `serve` watches configured folders
+/// (the watcher fills the new library). `status` still opens it: it shows
+/// the folder it reports on, and an empty library is a state it reports.
 fn require_library(cli: &Cli) -> Result<()> {
     let watches = match &cli.command {
-        Command::Mcp => false,
+        Command::Mcp
+        | Command::Search { .. }
+        | Command::Ask { .. }
+        | Command::Docs { .. }
+        | Command::Eval { .. }
+        | Command::Reindex { .. } => false,
         Command::Serve { no_watch, .. } => !no_watch,
         _ => return Ok(()),
     };
@@ -116,9 +123,13 @@ fn require_library(cli: &Cli) -> Result<()> {
 }
 
 fn open_engine(cli: &Cli) -> Result<Engine> {
-    let (file, _) = config::load(cli.config.as_deref())?;
+    let (file, path) = config::load(cli.config.as_deref())?;
     let data_dir = config::data_dir(cli.data_dir.as_deref(), &file)?;
-    let mut cfg = config::engine_config(&file, &data_dir)?;
+    // A value out of range names its table; the file is named here.
+    let mut cfg = config::engine_config(&file, &data_dir).with_context(|| match &path {
+        Some(p) => format!("the config file {}", p.display()),
+        None => "the default settings".to_string(),
+    })?;
     if let Some(spec) = &cli.embedder {
         cfg.embedder = embedder_spec(spec, &cfg.embedder)?;
     }

@@ -23,7 +23,11 @@ pub struct Args<'a> {
 }
 
 /// Search and print the hits with their explanations, then the withheld notes.
+///
+/// # Errors
+/// An empty query; the library's errors.
 pub fn run(engine: &Engine, args: Args<'_>, json: bool) -> Result<ExitCode> {
+    anyhow::ensure!(!args.query.trim().is_empty(), "the query is empty: almirah search \"hostel fee\"");
     let mode = match args.mode {
         SearchModeArg::Hybrid => SearchMode::Hybrid,
         SearchModeArg::Bm25 => SearchMode::Bm25,
