@@ -14,7 +14,6 @@ use serde::{Deserialize, Serialize};
 use crate::agent::{self, AgentConfig};
 use crate::classic::{self, Answer, Status};
 use crate::model::ChatModel;
-use crate::question::Question;
 use crate::router::{self, RouteLabel};
 
 /// An answering mode.
@@ -70,7 +69,7 @@ pub fn answer(
     // agent's machine and its drafts, the builtin and the checks read this
     // one value (a part, a hop or a search of other words is parsed as a
     // question of its own).
-    let question = &crate::builtin::background::tell(reader, Question::parse(question));
+    let question = &crate::builtin::background::parse(reader, question);
     let use_agent = match mode {
         Mode::Classic => false,
         Mode::Agent => true,

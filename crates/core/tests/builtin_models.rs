@@ -88,3 +88,31 @@ fn the_other_model_is_refused_and_switching_re_embeds_every_chunk_once() {
     let err = search(&engine(data.path(), BuiltinModel::MultilingualE5Small), "earned leave").unwrap_err();
     assert!(matches!(err, Error::EmbedderMismatch { .. }), "the old model is refused after the switch: {err}");
 }
+
+/// A romanized Hindi question ("Hinglish") is embedded in Devanagari for
+/// the multilingual model: with no English content word it still finds
+/// the work-from-home policy, and the words the library holds stay typed.
+#[test]
+fn a_romanized_hindi_query_is_read_in_devanagari_by_the_multilingual_model() {
+    let tmp = tempfile::tempdir().unwrap();
+    let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../eval/hindi/docs");
+    common::copy_files(&from, tmp.path(), &["work-from-home.en.md", "work-from-home.hi.md", "leave-policy.en.md"]);
+    let data = tempfile::tempdir().unwrap();
+    let e = engine(data.path(), BuiltinModel::MultilingualE5Small);
+    index(&e, tmp.path());
+    let query = "hafte mein kitne din ghar se kaam kar sakta hoon?";
+    let hits = search(&e, query).unwrap();
+    assert!(hits.first().is_some_and(|p| p.contains("work-from-home")), "{hits:?}");
+    let snapshot = e.snapshot(e.as_of(None, None)).unwrap();
+    assert_eq!(snapshot.as_the_library_reads(query).unwrap(), "हफ़ते में कितने दिन घर से काम कर सकता हूं?");
+    let mixed = snapshot.as_the_library_reads("kitne din ki leave carry forward kar sakte hain?").unwrap();
+    assert!(mixed.contains("leave carry forward") && mixed.starts_with("कितने दिन की"), "{mixed}");
+    let english = "How many days can I work from home?";
+    assert_eq!(snapshot.as_the_library_reads(english).unwrap(), english);
+    // MiniLM reads English only: the question stays as typed.
+    let data = tempfile::tempdir().unwrap();
+    let minilm = engine(data.path(), BuiltinModel::MiniLm);
+    index(&minilm, tmp.path());
+    let snapshot = minilm.snapshot(minilm.as_of(None, None)).unwrap();
+    assert_eq!(snapshot.as_the_library_reads(query).unwrap(), query);
+}

@@ -39,8 +39,34 @@ pub fn tell(reader: &Reader<'_>, question: Question) -> Question {
             return question;
         }
     };
+    tell_in(&snapshot, question)
+}
+
+/// `text` parsed once as `reader`'s library reads it
+/// ([`Snapshot::as_the_library_reads`]: a romanized Hindi question in
+/// Devanagari for the multilingual embedder, so its words meet the Hindi
+/// documents' and its Hindi question forms are read; issue 41), then told
+/// what its terms weigh ([`tell`]). A library that cannot be read parses
+/// the text as typed.
+pub fn parse(reader: &Reader<'_>, text: &str) -> Question {
+    let snapshot = match reader.snapshot(reader.as_of(None, None)) {
+        Ok(snapshot) => snapshot,
+        Err(e) => {
+            tracing::warn!(error = %e, "could not open a snapshot; no term is background");
+            return Question::parse(text);
+        }
+    };
+    let read = snapshot.as_the_library_reads(text).unwrap_or_else(|e| {
+        tracing::warn!(error = %e, "could not read the question as the library does; taken as typed");
+        text.to_string()
+    });
+    tell_in(&snapshot, Question::parse(&read))
+}
+
+/// [`tell`] in an open snapshot.
+fn tell_in(snapshot: &Snapshot<'_>, question: Question) -> Question {
     // One read of the postings for both: the names' terms are the question's.
-    let Some(stats) = frequencies(&snapshot, &[question.text()]) else { return question };
+    let Some(stats) = frequencies(snapshot, &[question.text()]) else { return question };
     let names = lexicon::literal_terms(&Tokenizer::default(), &question.names().join(" "));
     let background = background_of(&stats, names.iter());
     let weights = weights_of(&stats);

@@ -166,11 +166,11 @@ pub fn example_sentences(text: &str) -> BTreeSet<String> {
 /// nothing states the rule, but a sentence that does comes first.
 ///
 /// Two closed-class patterns of English, not any document's words: a verb
-/// of consulting (see, refer, review, consult, visit, read) followed within
-/// [`POINTER_WINDOW`] words by a noun for a document (page, circular,
+/// of consulting (see, refer, review, consult, visit, read, check)
+/// followed within five words by a noun for a document (page, circular,
 /// guide, section, …); or a verb of issuing (set, issued, notified,
-/// published, announced) followed by "by", "in" or "through" and such a
-/// noun. A sentence that says the rule will be announced defers too.
+/// published, announced, prescribed) followed by "by", "in", "through" or
+/// "via" and such a noun within three words. A sentence that says the rule will be announced defers too.
 pub fn defers(sentence: &str) -> bool {
     let words: Vec<String> = sentence
         .split(|c: char| !c.is_alphanumeric() && c != '\'')

@@ -128,7 +128,10 @@ impl Snapshot<'_> {
         // Embedded once for both searches (the withheld one feeds the notes).
         let qv = match opts.mode {
             search::SearchMode::Bm25 => None,
-            _ => Some(search::embed_query(embedder, query)?),
+            _ => Some(search::embed_query(
+                embedder,
+                &search::vector_query(dbs, &rtxn, embedder, query, self.gate.visible_chunks())?,
+            )?),
         };
         let mut results = search::search_embedded(dbs, &rtxn, embedder, index, query, qv.as_deref(), scope, opts)?;
         for hit in &mut results.hits {

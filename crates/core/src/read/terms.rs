@@ -41,4 +41,17 @@ impl Snapshot<'_> {
         let (n, dfs) = self.term_frequencies(terms)?;
         Ok(dfs.into_iter().map(|df| if n == 0 { 0.0 } else { df as f32 / n as f32 }).collect())
     }
+
+    /// `question` as the library's embedder reads it best: for the builtin
+    /// multilingual embedder, a romanized Hindi question with the words no
+    /// chunk holds written in Devanagari
+    /// ([`crate::search::vector_query`]); otherwise `question` as typed.
+    ///
+    /// # Errors
+    /// [`crate::Error::SnapshotExpired`]; embedder and storage errors.
+    pub fn as_the_library_reads(&self, question: &str) -> Result<String> {
+        let embedder = self.embedder.get()?;
+        let rtxn = self.txn()?;
+        Ok(crate::search::vector_query(&self.dbs, &rtxn, embedder, question, self.gate.visible_chunks())?.into_owned())
+    }
 }

@@ -2,6 +2,7 @@
 //! candidate bitmap, fused with RRF. Takes a read transaction and cannot write.
 
 pub mod bm25;
+pub mod romanized;
 pub mod rrf;
 pub mod vector;
 
@@ -172,7 +173,10 @@ pub fn search_embedded(
         _ => {
             let qv = match query_vector {
                 Some(v) => std::borrow::Cow::Borrowed(v),
-                None => std::borrow::Cow::Owned(embed_query(embedder, query)?),
+                None => std::borrow::Cow::Owned(embed_query(
+                    embedder,
+                    &vector_query(dbs, rtxn, embedder, query, scope.visible)?,
+                )?),
             };
             vector::search(dbs.vector_dbs(), rtxn, vector_index, &qv, candidates, opts.depth, opts.vector)?
         }
@@ -217,6 +221,44 @@ pub fn search_embedded(
     }
     let elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
     Ok(SearchResults { hits, candidates: candidates.len(), vector_strategy: strategy, elapsed_ms })
+}
+
+/// The text the vector search embeds for `query`: for the builtin
+/// multilingual embedder, a romanized Hindi query with the words no
+/// `visible` chunk holds (by their BM25 terms) in Devanagari
+/// ([`romanized::transliterated`]); otherwise `query` as typed. Only
+/// visible chunks count, so a hidden document's words never change a query.
+///
+/// # Errors
+/// LMDB errors reading the postings.
+pub fn vector_query<'q>(
+    dbs: &Databases,
+    rtxn: &RoTxn<'_>,
+    embedder: &dyn Embedder,
+    query: &'q str,
+    visible: &ChunkSet,
+) -> Result<std::borrow::Cow<'q, str>> {
+    let id = embedder.id();
+    if id.provider != "builtin"
+        || id.model != almirah_embed::MULTILINGUAL_MODEL
+        || !romanized::is_romanized_hindi(query)
+    {
+        return Ok(std::borrow::Cow::Borrowed(query));
+    }
+    let tokenizer = Tokenizer::default();
+    let mut known = std::collections::HashSet::new();
+    for word in query.split(|c: char| !c.is_ascii_alphabetic()).filter(|w| !w.is_empty()) {
+        let word = word.to_lowercase();
+        let mut held = false;
+        for term in tokenizer.terms(&word) {
+            held |= dbs.postings.get(rtxn, &term)?.is_some_and(|p| p.bitmap().intersection_len(visible.bitmap()) > 0);
+        }
+        if held {
+            known.insert(word);
+        }
+    }
+    let text = romanized::transliterated(query, |w| known.contains(w));
+    Ok(text.map_or(std::borrow::Cow::Borrowed(query), std::borrow::Cow::Owned))
 }
 
 /// The query's embedding (the embedder's dimensions, unit length).
