@@ -52,14 +52,15 @@ impl std::fmt::Display for Mode {
     }
 }
 
-/// Answer `question` in `mode` (blocking).
+/// Answer the question the user `typed` in `mode` (blocking); the answer
+/// carries it as typed.
 ///
 /// # Errors
 /// Storage and embedder errors.
 pub fn answer(
     reader: &Reader<'_>,
     model: Arc<dyn ChatModel>,
-    question: &str,
+    typed: &str,
     today: NaiveDate,
     status: &dyn Status,
     mode: Mode,
@@ -69,7 +70,7 @@ pub fn answer(
     // agent's machine and its drafts, the builtin and the checks read this
     // one value (a part, a hop or a search of other words is parsed as a
     // question of its own).
-    let question = &crate::builtin::background::parse(reader, question);
+    let question = &crate::builtin::background::parse(reader, typed);
     let use_agent = match mode {
         Mode::Classic => false,
         Mode::Agent => true,
@@ -83,9 +84,13 @@ pub fn answer(
             matches!(route.label, RouteLabel::MultiPart | RouteLabel::MultiHop) && !chained_in_code
         }
     };
-    if use_agent {
+    let mut answer = if use_agent {
         agent::ask_agent(reader, model, question, today, status, cfg)
     } else {
         classic::ask(reader, model.as_ref(), question, today, status)
-    }
+    }?;
+    // The question as the user typed it, though the library may have read
+    // it in another script.
+    answer.question = typed.trim().to_string();
+    Ok(answer)
 }

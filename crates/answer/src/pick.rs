@@ -62,8 +62,12 @@ pub fn candidates(builtin: &BuiltinModel, question: &Question, evidence: &[Evide
     // Nor a sentence that points to another page for the rule ("review
     // OPM's page on …") when one of the first states a rule, unless the
     // question asks where to look.
-    let stated = question.opening() != Some(WhWord::Where) && kept.iter().take(2 * PICK_CANDIDATES).any(|s| !defers(s));
-    let hidden = |s: &Scored| (valued && s.lacks_value) || (stated && defers(s));
+    // A sentence that holds the value asked for is never hidden as a
+    // pointer, and only a sentence that stays shown counts as stating one.
+    let lacks = |s: &Scored| valued && s.lacks_value;
+    let stated = question.opening() != Some(WhWord::Where)
+        && kept.iter().take(2 * PICK_CANDIDATES).any(|s| !lacks(s) && !defers(s));
+    let hidden = |s: &Scored| lacks(s) || (stated && defers(s) && !s.typed);
     let mut out: Vec<Evidence> = Vec::new();
     for s in kept.into_iter().filter(|s| !hidden(s)) {
         let Some(source) = evidence.iter().find(|e| e.key == s.key) else { continue };
@@ -231,6 +235,20 @@ mod tests {
         assert_eq!(candidates(&builtin, &q, std::slice::from_ref(&pointer)).len(), 1);
         let where_ = Question::parse("Where can I read about unpaid leave?");
         assert_eq!(candidates(&builtin, &where_, &[pointer]).len(), 1);
+    }
+
+    #[test]
+    fn the_two_hiding_rules_never_hide_every_candidate() {
+        let builtin = BuiltinModel::default();
+        // The only sentence with the amount points to the notice; the other lacks it.
+        let pointer = Evidence::of(
+            "fees::hostel#1",
+            "The hostel fee is Rs 14,000 a semester; see the fee notice page for the instalments.",
+        );
+        let other = Evidence::of("fees::mess#1", "The hostel mess is open to every resident.");
+        let q = Question::parse("How much is the hostel fee?");
+        let texts: Vec<String> = candidates(&builtin, &q, &[pointer, other]).into_iter().map(|e| e.text).collect();
+        assert!(texts.iter().any(|t| t.contains("14,000")), "{texts:?}");
     }
 
     #[test]

@@ -80,6 +80,12 @@ fn re(pattern: &str) -> Regex {
     Regex::new(pattern).expect("valid router pattern")
 }
 
+/// Whether `text` is a short social message with no policy words ("hi",
+/// "aap kaise hain?"): the router answers it without a search.
+pub fn is_chit_chat(text: &str) -> bool {
+    chitchat::classify(text).is_some()
+}
+
 /// Route `question` asked on `today`, for sessions starting in `start_month` (1-12).
 pub fn route(question: &Question, today: NaiveDate, start_month: u32) -> Route {
     let question = question.text();

@@ -104,7 +104,7 @@ fn a_romanized_hindi_query_is_read_in_devanagari_by_the_multilingual_model() {
     let hits = search(&e, query).unwrap();
     assert!(hits.first().is_some_and(|p| p.contains("work-from-home")), "{hits:?}");
     let snapshot = e.snapshot(e.as_of(None, None)).unwrap();
-    assert_eq!(snapshot.as_the_library_reads(query).unwrap(), "हफ़ते में कितने दिन घर से काम कर सकता हूं?");
+    assert_eq!(snapshot.as_the_library_reads(query).unwrap(), "हफ़ते में कितने दिन घर से काम कर सकता हूँ?");
     let mixed = snapshot.as_the_library_reads("kitne din ki leave carry forward kar sakte hain?").unwrap();
     assert!(mixed.contains("leave carry forward") && mixed.starts_with("कितने दिन की"), "{mixed}");
     let english = "How many days can I work from home?";

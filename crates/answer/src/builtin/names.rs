@@ -3,7 +3,11 @@
 //! the acronym, or its expansion: consecutive words whose initials spell it
 //! ("EL" in "Earned Leave", "NE" in "North-East").
 
+use std::collections::BTreeSet;
+
 use super::BuiltinModel;
+use crate::citations::split_sentences;
+use crate::evidence::{Evidence, document_of};
 use crate::question::Question;
 use crate::question::names::is_acronym;
 
@@ -85,6 +89,48 @@ fn expands(acronym: &str, text: &str) -> bool {
         .map(|c| c.to_ascii_lowercase())
         .collect();
     initials.windows(letters.len()).any(|w| w == letters.as_slice())
+}
+
+/// The chunks of `evidence` that speak of a name the question gives through
+/// a sibling section of their document: another chunk of the same document
+/// names it in a sentence that shares a term with the chunk, a term that
+/// the question does not have and that no other chunk of the document in
+/// the evidence holds, or at most half of them. "What is the hotel limit in Mumbai?" is answered by
+/// "up to Rs 7,000 per night in metro cities" because the daily-allowance
+/// section says "In metro cities (Delhi, Mumbai, …)": the class a name
+/// belongs to is defined in one section and used in another (the
+/// same-chunk case is `sentences::bridged`). `naming` are the
+/// chunks that name it themselves; they are not returned.
+pub fn bridged_chunks<'e>(
+    model: &BuiltinModel,
+    alternatives: &[Vec<String>],
+    question: &BTreeSet<String>,
+    evidence: &'e [Evidence],
+    naming: &BTreeSet<&str>,
+) -> BTreeSet<&'e str> {
+    let mut out = BTreeSet::new();
+    if alternatives.is_empty() {
+        return out;
+    }
+    for chunk in evidence.iter().filter(|e| !naming.contains(e.key.as_str())) {
+        let doc = document_of(&chunk.key);
+        let siblings: Vec<&Evidence> = evidence.iter().filter(|e| document_of(&e.key) == doc).collect();
+        let own = model.content_terms(&chunk.text);
+        let spread = |t: &String| siblings.iter().filter(|e| model.content_terms(&e.text).contains(t)).count();
+        let shares = |sentence: &str| {
+            model
+                .content_terms(sentence)
+                .iter()
+                .any(|t| !question.contains(t) && own.contains(t) && spread(t) <= 2.max(siblings.len() / 2))
+        };
+        let bridged = siblings.iter().filter(|e| naming.contains(e.key.as_str())).any(|e| {
+            split_sentences(&e.text).iter().any(|s| mentions_one_of(model, alternatives, &s.text) && shares(&s.text))
+        });
+        if bridged {
+            out.insert(chunk.key.as_str());
+        }
+    }
+    out
 }
 
 #[cfg(test)]

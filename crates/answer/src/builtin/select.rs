@@ -122,11 +122,15 @@ impl BuiltinModel {
 
     /// The answerer's filters: a candidate holds an amount when the question
     /// asks for one, and comes from a source that mentions every name the
-    /// question gives (an acronym, a place, a person): "On a Maxiflex
-    /// schedule …" is not answered by the standard schedule's chunk.
+    /// question gives (an acronym, a place, a person), itself or through a
+    /// sibling section that names it ([`super::names::bridged_chunks`]): "On
+    /// a Maxiflex schedule …" is not answered by the standard schedule's chunk.
     fn keeps<'e>(&self, question: &Question, evidence: &'e [Evidence]) -> impl Fn(&Scored) -> bool + 'e {
         let wants_amount = question.asks_for_amount();
-        let named = self.chunks_naming(question.name_alternatives(), evidence);
+        let alternatives = question.name_alternatives();
+        let mut named = self.chunks_naming(alternatives, evidence);
+        let bridged = super::names::bridged_chunks(self, alternatives, question.terms(), evidence, &named);
+        named.extend(bridged);
         move |s: &Scored| (!wants_amount || states_amount(&s.text)) && named.contains(s.key.as_str())
     }
 

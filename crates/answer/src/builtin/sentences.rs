@@ -168,14 +168,15 @@ pub fn example_sentences(text: &str) -> BTreeSet<String> {
 /// Two closed-class patterns of English, not any document's words: a verb
 /// of consulting (see, refer, review, consult, visit, read, check)
 /// followed within five words by a noun for a document (page, circular,
-/// guide, section, …); or a verb of issuing (set, issued, notified,
+/// guide, section, annexure, …), in a sentence that states no number but
+/// the document part's ("see Section 4.2"); or a verb of issuing (set, issued, notified,
 /// published, announced, prescribed) followed by "by", "in", "through" or
 /// "via" and such a noun within three words. A sentence that says the rule will be announced defers too.
 pub fn defers(sentence: &str) -> bool {
     let words: Vec<String> = sentence
         .split(|c: char| !c.is_alphanumeric() && c != '\'')
         .filter(|w| !w.is_empty())
-        .map(|w| w.to_lowercase().trim_end_matches("'s").trim_end_matches("’s").to_string())
+        .map(|w| w.to_lowercase().trim_end_matches("'s").to_string())
         .collect();
     let document_after =
         |i: usize, window: usize| words.iter().skip(i + 1).take(window).any(|w| DOCUMENT_NOUNS.contains(&w.as_str()));
@@ -185,11 +186,26 @@ pub fn defers(sentence: &str) -> bool {
                 && words.get(i + 1).is_some_and(|p| matches!(p.as_str(), "by" | "in" | "through" | "via"))
                 && document_after(i + 1, 3)
     });
-    points
+    (points && !states_a_number(&words))
         || has_any(
             sentence,
             &["as notified from time to time", "will be published", "will be notified", "will be announced"],
         )
+}
+
+/// Whether `words` hold a number other than the number of a document part
+/// ("Section 4.2", "page 3"): a sentence that states a value states the
+/// rule, whatever it also points to ("30 days a year (see Section 4.2)").
+fn states_a_number(words: &[String]) -> bool {
+    let mut in_reference = false;
+    for w in words {
+        let numeric = w.chars().any(|c| c.is_ascii_digit());
+        if numeric && !in_reference {
+            return true;
+        }
+        in_reference = DOCUMENT_NOUNS.contains(&w.as_str()) || (in_reference && numeric);
+    }
+    false
 }
 
 /// Words after a verb of consulting within which a document noun makes the
@@ -204,11 +220,10 @@ const CONSULT_VERBS: [&str; 7] = ["see", "refer", "review", "consult", "visit", 
 const ISSUE_VERBS: [&str; 6] = ["set", "issued", "notified", "published", "announced", "prescribed"];
 
 /// Nouns for a document or a place in one.
-const DOCUMENT_NOUNS: [&str; 20] = [
+const DOCUMENT_NOUNS: [&str; 24] = [
     "page",
     "pages",
     "website",
-    "site",
     "circular",
     "circulars",
     "guide",
@@ -225,6 +240,11 @@ const DOCUMENT_NOUNS: [&str; 20] = [
     "intranet",
     "wiki",
     "manual",
+    "annexure",
+    "appendix",
+    "clause",
+    "para",
+    "paragraph",
 ];
 
 /// Whether a sentence reads as a label or lead-in for the next one: it

@@ -72,6 +72,10 @@ fn a_sentence_that_points_elsewhere_defers() {
     assert!(!defers("Your supervisor will review your request within 3 working days."));
     assert!(!defers("The fee is set by the finance committee."));
     assert!(!defers("You can take leave without pay to extend your parental leave."));
+    // A sentence that states a value states the rule; a site is a place.
+    assert!(!defers("Employees get 30 days of earned leave a year (see Section 4.2 for carry-forward)."));
+    assert!(!defers("Employees who visit a client site must carry their ID card."));
+    assert!(defers("Refer to Annexure II for the form."));
     let ev = [evidence("handbook::library#1", handbook), evidence("circular-12::p1#1", circular)];
     let best = &m.score_sentences(&crate::question::Question::parse("What are the library hours?"), &ev)[0];
     assert_eq!(best.key, "circular-12::p1#1", "the circular states the hours: {best:?}");
@@ -322,4 +326,28 @@ fn a_section_heading_that_holds_the_value_asked_for_is_quoted_with_its_sentence(
     assert!(plain[0].lead == Lead::None && plain[0].lacks_value, "{:?}", plain[0]);
     let how = crate::question::Question::parse("How do I get upgraded to a Licensed user?");
     assert_eq!(m.score_sentences(&how, &[under("For meetings longer than 40 minutes")])[0].lead, Lead::None);
+}
+
+#[test]
+fn a_name_reaches_a_section_through_the_class_a_sibling_section_defines() {
+    let m = BuiltinModel::default();
+    let q = crate::question::Question::parse("How much is the hotel cap per night in Pune?");
+    let classes = evidence(
+        "travel::daily#1",
+        "In the listed cities (Pune, Nagpur and Nashik) the daily allowance is Rs 2,000 per day.",
+    );
+    let hotel = evidence(
+        "travel::hotel#1",
+        "Hotels are paid up to Rs 5,500 per night in the listed cities and Rs 3,000 per night elsewhere.",
+    );
+    let claims = evidence("travel::claims#1", "Claims are filed within 15 days with every receipt.");
+    let other =
+        evidence("guesthouse::rooms#1", "Guest rooms cost Rs 900 per night in the listed cities for visiting faculty.");
+    let draft = m.draft(&q, &[classes.clone(), hotel.clone(), claims.clone(), other.clone()]);
+    assert!(draft.sentences.first().is_some_and(|(s, _)| s.contains("5,500")), "{:?}", draft.sentences);
+    // Another document that uses the same class is not reached by it.
+    let keys: Vec<String> =
+        m.kept_candidates(&q, &[classes, hotel, claims, other]).into_iter().map(|s| s.key).collect();
+    assert!(!keys.iter().any(|k| k.starts_with("guesthouse")), "{keys:?}");
+    assert!(keys.iter().any(|k| k == "travel::hotel#1"), "{keys:?}");
 }

@@ -3,7 +3,7 @@
 //!
 //! Rules:
 //! - Split after every `?` or `;` that has more text after it.
-//! - Split on `and`, `and also`, `also`, `plus`, `aur` (Hinglish) only when the
+//! - Split on `and`, `and also`, `also`, `plus`, `aur` (Hinglish), `और`, `तथा` (Hindi) only when the
 //!   right side starts a **new clause**: a wh-word (what, how, who, where, when,
 //!   which, why; kya, kitna, kab, kahan, kaun), an auxiliary (is, are, was,
 //!   can, do, does, will, should, …), or a pronoun followed by an auxiliary
@@ -23,16 +23,16 @@ use regex::Regex;
 
 use super::re;
 
-const WH: &str = r"what|how|who|whom|whose|where|when|which|why|kya|kitna|kitne|kitni|kab|kahan|kaun|kaise";
+const WH: &str = r"what|how|who|whom|whose|where|when|which|why|kya|kitna|kitne|kitni|kab|kahan|kaun|kaise|क्या|कितना|कितने|कितनी|कब|कहाँ|कहां|कौन|कैसे";
 const AUX: &str = r"is|are|was|were|am|can|could|do|does|did|will|would|should|shall|may|might|must|has|have|had";
 
-static CONJUNCTION: LazyLock<Regex> = LazyLock::new(|| re(r"(?i),?\s+(?:and\s+also|and|also|plus|aur)\s+|,\s+"));
+static CONJUNCTION: LazyLock<Regex> = LazyLock::new(|| re(r"(?i),?\s+(?:and\s+also|and|also|plus|aur|और|तथा)\s+|,\s+"));
 static NEW_CLAUSE: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(r"(?i)^(?:(?:{WH}|{AUX})\b|(?:i|we|you|they|he|she|it|there)\s+(?:also|want|need|{AUX})\b)"))
 });
 static QUESTION_START: LazyLock<Regex> = LazyLock::new(|| re(&format!(r"(?i)^(?:{WH}|{AUX})\b")));
 static LEADING_CONJUNCTION: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?i)^(?:and\s+also|and|also|plus|aur|but|then)\b[\s,]*"));
+    LazyLock::new(|| re(r"(?i)^(?:and\s+also|and|also|plus|aur|और|तथा|but|then)\b[\s,]*"));
 static FRAME: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?i)^((?:how\s+(?:much|many|long|often)|what|who|where|when|which)\b(?:\s+\w+){0,2}?\s+(?:is|are|was|were)\b)")
 });

@@ -445,3 +445,12 @@ fn labels_serialise_in_kebab_case() {
     assert_eq!(json["session"], "2024-25");
     assert_eq!(json["as_of"], "2025-06-30");
 }
+
+#[test]
+fn a_hindi_question_of_two_parts_is_split_on_aur() {
+    let r = at("अर्जित अवकाश कितने दिन का है और कब तक आगे ले जा सकते हैं?");
+    assert_eq!(r.label, RouteLabel::MultiPart, "{r:?}");
+    assert_eq!(r.parts.len(), 2, "{:?}", r.parts);
+    assert!(r.parts[1].starts_with("कब"), "{:?}", r.parts);
+    assert!(is_chit_chat("hi") && !is_chit_chat("अर्जित अवकाश कितने दिन का है?"));
+}

@@ -130,7 +130,7 @@ impl Snapshot<'_> {
             search::SearchMode::Bm25 => None,
             _ => Some(search::embed_query(
                 embedder,
-                &search::vector_query(dbs, &rtxn, embedder, query, self.gate.visible_chunks())?,
+                &search::vector_query(dbs, &rtxn, embedder, query, self.gate.admissible())?,
             )?),
         };
         let mut results = search::search_embedded(dbs, &rtxn, embedder, index, query, qv.as_deref(), scope, opts)?;

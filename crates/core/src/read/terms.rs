@@ -44,7 +44,7 @@ impl Snapshot<'_> {
 
     /// `question` as the library's embedder reads it best: for the builtin
     /// multilingual embedder, a romanized Hindi question with the words no
-    /// chunk holds written in Devanagari
+    /// admissible chunk (in force, the user's to see) holds written in Devanagari
     /// ([`crate::search::vector_query`]); otherwise `question` as typed.
     ///
     /// # Errors
@@ -52,6 +52,6 @@ impl Snapshot<'_> {
     pub fn as_the_library_reads(&self, question: &str) -> Result<String> {
         let embedder = self.embedder.get()?;
         let rtxn = self.txn()?;
-        Ok(crate::search::vector_query(&self.dbs, &rtxn, embedder, question, self.gate.visible_chunks())?.into_owned())
+        Ok(crate::search::vector_query(&self.dbs, &rtxn, embedder, question, self.gate.admissible())?.into_owned())
     }
 }

@@ -225,9 +225,10 @@ pub fn search_embedded(
 
 /// The text the vector search embeds for `query`: for the builtin
 /// multilingual embedder, a romanized Hindi query with the words no
-/// `visible` chunk holds (by their BM25 terms) in Devanagari
-/// ([`romanized::transliterated`]); otherwise `query` as typed. Only
-/// visible chunks count, so a hidden document's words never change a query.
+/// chunk of `admissible` holds (by their BM25 terms) in Devanagari
+/// ([`romanized::transliterated`]); otherwise `query` as typed. Only the
+/// chunks in force that the user may see count, so neither a hidden nor an
+/// out-of-date document's words change a query.
 ///
 /// # Errors
 /// LMDB errors reading the postings.
@@ -236,7 +237,7 @@ pub fn vector_query<'q>(
     rtxn: &RoTxn<'_>,
     embedder: &dyn Embedder,
     query: &'q str,
-    visible: &ChunkSet,
+    admissible: &ChunkSet,
 ) -> Result<std::borrow::Cow<'q, str>> {
     let id = embedder.id();
     if id.provider != "builtin"
@@ -251,7 +252,8 @@ pub fn vector_query<'q>(
         let word = word.to_lowercase();
         let mut held = false;
         for term in tokenizer.terms(&word) {
-            held |= dbs.postings.get(rtxn, &term)?.is_some_and(|p| p.bitmap().intersection_len(visible.bitmap()) > 0);
+            held |=
+                dbs.postings.get(rtxn, &term)?.is_some_and(|p| p.bitmap().intersection_len(admissible.bitmap()) > 0);
         }
         if held {
             known.insert(word);

@@ -4,10 +4,13 @@
 //! from the policy it asks about (no chunk of the `hindi` set above the
 //! vector floor), while the same words in Devanagari land next to both the
 //! Hindi policy and its English twin (cosine 0.92 and 0.84 on the reference
-//! scale). The vector query of a romanized Hindi question is therefore
-//! transliterated: each word the library does not know (no BM25 posting)
-//! is written in Devanagari, and the words it knows ("carry forward",
-//! "WFH", "hotel") stay as typed. BM25 keeps the query as typed. This is
+//! scale). A romanized Hindi question is therefore transliterated: each
+//! word that no chunk the user may see in force holds (no BM25 posting
+//! there) is written in Devanagari, the Hindi function words in their
+//! standard spelling, and the words the library holds ("carry forward",
+//! "hotel") and acronyms ("WFH") stay as typed. `almirah search` embeds
+//! that form and ranks the typed words with BM25; the answer path reads the
+//! question in that form throughout (`Snapshot::as_the_library_reads`). This is
 //! query transliteration for mixed-script retrieval (Gupta et al., "Query
 //! Expansion for Mixed-Script Information Retrieval", SIGIR 2014).
 //!
@@ -21,15 +24,68 @@
 //! final "ein", "ain", "oon" is nasal ("mein" में, "hain" हैं, "hoon" हूं).
 
 /// Closed-class Hindi words as typed in Latin letters (postpositions,
-/// auxiliaries, pronouns, question words): a query with
-/// [`MIN_MARKERS`] distinct ones and no Devanagari is romanized Hindi.
-/// None is an English word.
-pub const MARKERS: &[&str] = &[
-    "hai", "hain", "kya", "kitna", "kitne", "kitni", "mein", "ka", "ki", "ke", "ko", "se", "tak", "kab", "kaise",
-    "kaun", "kahan", "kyun", "kyon", "sakta", "sakte", "sakti", "hoon", "hun", "mujhe", "mera", "meri", "mere",
-    "milega", "milegi", "milta", "milti", "milte", "nahi", "nahin", "aur", "bhi", "liye", "wala", "wali", "agar",
-    "toh", "karna", "karne", "karte", "chahiye", "hota", "hoti", "hote", "raha", "rahi", "rahe",
+/// auxiliaries, pronouns, question words), each with its standard
+/// Devanagari spelling: a query with [`MIN_MARKERS`] distinct ones and no
+/// Devanagari is romanized Hindi, and they are written in their standard
+/// form (the Hindi stop words and question forms the answerer knows). None
+/// is an English word.
+pub const MARKERS: &[(&str, &str)] = &[
+    ("hai", "है"),
+    ("hain", "हैं"),
+    ("kya", "क्या"),
+    ("kitna", "कितना"),
+    ("kitne", "कितने"),
+    ("kitni", "कितनी"),
+    ("mein", "में"),
+    ("ka", "का"),
+    ("ki", "की"),
+    ("ke", "के"),
+    ("ko", "को"),
+    ("se", "से"),
+    ("tak", "तक"),
+    ("kab", "कब"),
+    ("kaise", "कैसे"),
+    ("kaun", "कौन"),
+    ("kahan", "कहाँ"),
+    ("kyun", "क्यों"),
+    ("kyon", "क्यों"),
+    ("sakta", "सकता"),
+    ("sakte", "सकते"),
+    ("sakti", "सकती"),
+    ("hoon", "हूँ"),
+    ("mujhe", "मुझे"),
+    ("mera", "मेरा"),
+    ("meri", "मेरी"),
+    ("milega", "मिलेगा"),
+    ("milegi", "मिलेगी"),
+    ("milta", "मिलता"),
+    ("milti", "मिलती"),
+    ("milte", "मिलते"),
+    ("nahi", "नहीं"),
+    ("nahin", "नहीं"),
+    ("aur", "और"),
+    ("bhi", "भी"),
+    ("liye", "लिए"),
+    ("wala", "वाला"),
+    ("wali", "वाली"),
+    ("agar", "अगर"),
+    ("toh", "तो"),
+    ("karna", "करना"),
+    ("karne", "करने"),
+    ("karte", "करते"),
+    ("chahiye", "चाहिए"),
+    ("hota", "होता"),
+    ("hoti", "होती"),
+    ("hote", "होते"),
+    ("raha", "रहा"),
+    ("rahi", "रही"),
+    ("rahe", "रहे"),
 ];
+
+/// The standard Devanagari form of a marker word.
+fn marker(word: &str) -> Option<&'static str> {
+    MARKERS.iter().find(|(latin, _)| *latin == word).map(|(_, hindi)| *hindi)
+}
 
 /// Distinct [`MARKERS`] a query needs to be read as romanized Hindi.
 pub const MIN_MARKERS: usize = 2;
@@ -45,7 +101,7 @@ pub fn is_romanized_hindi(query: &str) -> bool {
     for (i, typed) in words(query).enumerate() {
         let w = typed.to_lowercase();
         let as_a_word = i == 0 || typed == w;
-        if as_a_word && MARKERS.contains(&w.as_str()) && !found.contains(&w) {
+        if as_a_word && marker(&w).is_some() && !found.contains(&w) {
             found.push(w);
         }
     }
@@ -53,32 +109,46 @@ pub fn is_romanized_hindi(query: &str) -> bool {
 }
 
 /// `query` with every word `known` rejects written in Devanagari
-/// ([`to_devanagari`]), when it is romanized Hindi
-/// ([`is_romanized_hindi`]); `None` otherwise. Punctuation and numbers stay.
+/// ([`to_devanagari`]; a marker in its standard form), when it is romanized
+/// Hindi ([`is_romanized_hindi`]); `None` otherwise. Punctuation stays, and
+/// so do numbers, acronyms ("WFH") and words joined to a digit or an
+/// apostrophe ("10th", "don't").
 pub fn transliterated(query: &str, known: impl Fn(&str) -> bool) -> Option<String> {
     if !is_romanized_hindi(query) {
         return None;
     }
     let mut out = String::with_capacity(query.len() * 3);
-    let mut word = String::new();
-    let flush = |word: &mut String, out: &mut String| {
-        if !word.is_empty() {
-            let lower = word.to_lowercase();
-            let keep = known(&lower) && !MARKERS.contains(&lower.as_str());
-            out.push_str(&if keep { word.clone() } else { to_devanagari(&lower) });
-            word.clear();
+    let mut token = String::new();
+    let flush = |token: &mut String, out: &mut String| {
+        if !token.is_empty() {
+            out.push_str(&read_word(token, &known));
+            token.clear();
         }
     };
     for c in query.chars() {
-        if c.is_ascii_alphabetic() {
-            word.push(c);
+        if c.is_ascii_alphanumeric() || c == '\'' || c == '’' {
+            token.push(c);
         } else {
-            flush(&mut word, &mut out);
+            flush(&mut token, &mut out);
             out.push(c);
         }
     }
-    flush(&mut word, &mut out);
+    flush(&mut token, &mut out);
     Some(out)
+}
+
+/// One token of a romanized Hindi query as the library reads it.
+fn read_word(token: &str, known: &impl Fn(&str) -> bool) -> String {
+    let lower = token.to_lowercase();
+    let acronym = token.len() >= 2 && token.chars().all(|c| c.is_ascii_uppercase());
+    if !token.chars().all(|c| c.is_ascii_alphabetic()) || acronym {
+        return token.to_string();
+    }
+    match marker(&lower) {
+        Some(hindi) => hindi.to_string(),
+        None if known(&lower) => token.to_string(),
+        None => to_devanagari(&lower),
+    }
 }
 
 fn words(text: &str) -> impl Iterator<Item = &str> {
@@ -221,7 +291,6 @@ mod tests {
             ("kitna", "कितना"),
             ("mein", "में"),
             ("hain", "हैं"),
-            ("hoon", "हूं"),
             ("ghar", "घर"),
             ("kaam", "काम"),
             ("kya", "क्या"),
@@ -248,6 +317,9 @@ mod tests {
         let known = |w: &str| matches!(w, "carry" | "forward");
         let q = transliterated("kitne din tak carry forward kar sakte hain?", known);
         assert_eq!(q.as_deref(), Some("कितने दिन तक carry forward कर सकते हैं?"));
+        // Markers take their standard spelling; acronyms and words with digits stay.
+        let q = transliterated("WFH kitne din nahi milta, kahan 10th?", |_| false).unwrap_or_default();
+        assert_eq!(q, "WFH कितने दिन नहीं मिलता, कहाँ 10th?");
         // A marker is Hindi even when the library knows the spelling.
         let q = transliterated("ghar se kaam kitne din?", |w| w == "se").unwrap_or_default();
         assert!(q.starts_with("घर से काम"), "{q}");
