@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use crate::agent::{self, AgentConfig};
 use crate::classic::{self, Answer, Status};
 use crate::model::ChatModel;
+use crate::question::Question;
 use crate::router::{self, RouteLabel};
 
 /// An answering mode.
@@ -70,7 +71,13 @@ pub fn answer(
     // agent's machine and its drafts, the builtin and the checks read this
     // one value (a part, a hop or a search of other words is parsed as a
     // question of its own).
-    let question = &crate::builtin::background::parse(reader, typed);
+    // A social message ("aap kaise hain?") is answered as typed; any other
+    // question as the library reads it (romanized Hindi in Devanagari).
+    let question = &if router::is_chit_chat(typed) {
+        crate::builtin::background::tell(reader, Question::parse(typed))
+    } else {
+        crate::builtin::background::parse(reader, typed)
+    };
     let use_agent = match mode {
         Mode::Classic => false,
         Mode::Agent => true,

@@ -206,6 +206,12 @@ fn mcp_serve_and_the_reading_commands_refuse_a_folder_with_no_library() {
         assert_eq!(args[0] == "serve", err.contains("almirah folders add"), "{err}");
         assert!(!missing.exists(), "{args:?} created {}", missing.display());
     }
+    // `status` says so, exits 0 and creates nothing either.
+    let out = run(&["--json", "status"], false);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["library"].is_null() && v["from"] == "--data-dir", "{v}");
+    assert!(!missing.exists(), "status created {}", missing.display());
 }
 
 /// An empty query is refused, and a setting out of range names the

@@ -46,13 +46,9 @@ pub fn tell(reader: &Reader<'_>, question: Question) -> Question {
 /// ([`Snapshot::as_the_library_reads`]: a romanized Hindi question in
 /// Devanagari for the multilingual embedder, so its words meet the Hindi
 /// documents' and its Hindi question forms are read; issue 41), then told
-/// what its terms weigh ([`tell`]). A library that cannot be read, and a
-/// social message ("aap kaise hain?", [`crate::router::is_chit_chat`]),
-/// parse the text as typed.
+/// what its terms weigh ([`tell`]). A library that cannot be read parses
+/// the text as typed.
 pub fn parse(reader: &Reader<'_>, text: &str) -> Question {
-    if crate::router::is_chit_chat(text) {
-        return tell(reader, Question::parse(text));
-    }
     let snapshot = match reader.snapshot(reader.as_of(None, None)) {
         Ok(snapshot) => snapshot,
         Err(e) => {

@@ -26,6 +26,13 @@ pub fn run(cli: &Cli) -> Result<ExitCode> {
     if let Command::Key { provider } = &cli.command {
         return model::store_key(provider, cli.json);
     }
+    if matches!(cli.command, Command::Status) && !has_library(cli)? {
+        // A setting out of range is still reported.
+        let (file, path) = config::load(cli.config.as_deref())?;
+        let source = library_source(cli)?;
+        config::engine_config(&file, &source.data_dir).with_context(|| config_named(path.as_deref()))?;
+        return status::no_library(&source, cli.json);
+    }
     require_library(cli)?;
     let engine = open_engine(cli)?;
     match &cli.command {
@@ -78,13 +85,42 @@ pub fn run(cli: &Cli) -> Result<ExitCode> {
     }
 }
 
+/// The data folder a command would open, and where that choice came from
+/// (`--data-dir`, `ALMIRAH_DATA_DIR`, the config file, the default).
+pub struct LibrarySource {
+    /// The folder.
+    pub data_dir: std::path::PathBuf,
+    /// Where it came from.
+    pub from: &'static str,
+}
+
+fn library_source(cli: &Cli) -> Result<LibrarySource> {
+    let (file, _) = config::load(cli.config.as_deref())?;
+    let data_dir = config::data_dir(cli.data_dir.as_deref(), &file)?;
+    let from = if cli.data_dir.is_some() {
+        "--data-dir"
+    } else if std::env::var_os("ALMIRAH_DATA_DIR").is_some() {
+        "ALMIRAH_DATA_DIR"
+    } else if file.data_dir.is_some() {
+        "data_dir in the config file"
+    } else {
+        "the default data folder"
+    };
+    Ok(LibrarySource { data_dir, from })
+}
+
+/// Whether the data folder holds a library.
+fn has_library(cli: &Cli) -> Result<bool> {
+    Ok(library_source(cli)?.data_dir.join("data.mdb").is_file())
+}
+
 /// Commands that need a library to exist (`search`, `ask`, `docs`, `eval`,
 /// `reindex`, `mcp`, `serve`): opening a folder with no library in it (a
 /// typo in `--data-dir` or `ALMIRAH_DATA_DIR`) would create an empty one
 /// and answer every question with nothing. They refuse it, naming the
 /// folder and where it came from, unless `serve` watches configured folders
-/// (the watcher fills the new library). `status` still opens it: it shows
-/// the folder it reports on, and an empty library is a state it reports.
+/// (the watcher fills the new library). `status` says there is none and
+/// creates nothing.
 fn require_library(cli: &Cli) -> Result<()> {
     let watches = match &cli.command {
         Command::Mcp
@@ -97,19 +133,10 @@ fn require_library(cli: &Cli) -> Result<()> {
         _ => return Ok(()),
     };
     let (file, _) = config::load(cli.config.as_deref())?;
-    let data_dir = config::data_dir(cli.data_dir.as_deref(), &file)?;
+    let LibrarySource { data_dir, from } = library_source(cli)?;
     if data_dir.join("data.mdb").is_file() || (watches && !file.folders.is_empty()) {
         return Ok(());
     }
-    let from = if cli.data_dir.is_some() {
-        "--data-dir"
-    } else if std::env::var_os("ALMIRAH_DATA_DIR").is_some() {
-        "ALMIRAH_DATA_DIR"
-    } else if file.data_dir.is_some() {
-        "data_dir in the config file"
-    } else {
-        "the default data folder"
-    };
     let serve_hint = if matches!(cli.command, Command::Serve { .. }) {
         ", or configure folders for `almirah serve` to watch (`almirah folders add <folder>`)"
     } else {
@@ -122,14 +149,19 @@ fn require_library(cli: &Cli) -> Result<()> {
     )
 }
 
+/// The config file settings came from, for an error about one of them.
+fn config_named(path: Option<&std::path::Path>) -> String {
+    match path {
+        Some(p) => format!("the config file {}", p.display()),
+        None => "the default settings".to_string(),
+    }
+}
+
 fn open_engine(cli: &Cli) -> Result<Engine> {
     let (file, path) = config::load(cli.config.as_deref())?;
     let data_dir = config::data_dir(cli.data_dir.as_deref(), &file)?;
     // A value out of range names its table; the file is named here.
-    let mut cfg = config::engine_config(&file, &data_dir).with_context(|| match &path {
-        Some(p) => format!("the config file {}", p.display()),
-        None => "the default settings".to_string(),
-    })?;
+    let mut cfg = config::engine_config(&file, &data_dir).with_context(|| config_named(path.as_deref()))?;
     if let Some(spec) = &cli.embedder {
         cfg.embedder = embedder_spec(spec, &cfg.embedder)?;
     }

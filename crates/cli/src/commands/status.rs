@@ -7,6 +7,23 @@ use anyhow::Result;
 
 use crate::progress::Bar;
 
+/// Say that `source` holds no library (a mistyped path, or nothing indexed
+/// yet) and how to make one, creating nothing; `--json`:
+/// `{"library": null, "data_dir": …, "from": …}`. Exit 0: a status, not an error.
+pub fn no_library(source: &super::LibrarySource, json: bool) -> Result<ExitCode> {
+    let dir = source.data_dir.display().to_string();
+    if json {
+        let v = serde_json::json!({"library": null, "data_dir": dir, "from": source.from});
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        println!(
+            "no library in {dir} (from {}): check the path for a typo, or create one with `almirah index <folder>`",
+            source.from
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 /// Print counts, sizes, problems and the embedder.
 pub fn run(engine: &Engine, json: bool) -> Result<ExitCode> {
     let s = engine.status()?;
