@@ -112,18 +112,19 @@ pub fn bridged_chunks<'e>(
     if alternatives.is_empty() {
         return out;
     }
-    for chunk in evidence.iter().filter(|e| !naming.contains(e.key.as_str())) {
+    // Each chunk's terms once: this runs on every answer.
+    let terms: Vec<BTreeSet<String>> = evidence.iter().map(|e| model.content_terms(&e.text)).collect();
+    for (i, chunk) in evidence.iter().enumerate().filter(|(_, e)| !naming.contains(e.key.as_str())) {
         let doc = document_of(&chunk.key);
-        let siblings: Vec<&Evidence> = evidence.iter().filter(|e| document_of(&e.key) == doc).collect();
-        let own = model.content_terms(&chunk.text);
-        let spread = |t: &String| siblings.iter().filter(|e| model.content_terms(&e.text).contains(t)).count();
+        let siblings: Vec<usize> = (0..evidence.len()).filter(|&j| document_of(&evidence[j].key) == doc).collect();
+        let spread = |t: &String| siblings.iter().filter(|&&j| terms[j].contains(t)).count();
         let shares = |sentence: &str| {
             model
                 .content_terms(sentence)
                 .iter()
-                .any(|t| !question.contains(t) && own.contains(t) && spread(t) <= 2.max(siblings.len() / 2))
+                .any(|t| !question.contains(t) && terms[i].contains(t) && spread(t) <= 2.max(siblings.len() / 2))
         };
-        let bridged = siblings.iter().filter(|e| naming.contains(e.key.as_str())).any(|e| {
+        let bridged = siblings.iter().map(|&j| &evidence[j]).filter(|e| naming.contains(e.key.as_str())).any(|e| {
             split_sentences(&e.text).iter().any(|s| mentions_one_of(model, alternatives, &s.text) && shares(&s.text))
         });
         if bridged {

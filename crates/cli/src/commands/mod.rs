@@ -26,12 +26,14 @@ pub fn run(cli: &Cli) -> Result<ExitCode> {
     if let Command::Key { provider } = &cli.command {
         return model::store_key(provider, cli.json);
     }
-    if matches!(cli.command, Command::Status) && !has_library(cli)? {
-        // A setting out of range is still reported.
+    if matches!(cli.command, Command::Status) {
         let (file, path) = config::load(cli.config.as_deref())?;
-        let source = library_source(cli)?;
-        config::engine_config(&file, &source.data_dir).with_context(|| config_named(path.as_deref()))?;
-        return status::no_library(&source, cli.json);
+        let source = library_source(cli, &file)?;
+        if !source.holds_a_library() {
+            // A setting out of range is still reported.
+            config::engine_config(&file, &source.data_dir).with_context(|| config_named(path.as_deref()))?;
+            return status::no_library(&source, cli.json);
+        }
     }
     require_library(cli)?;
     let engine = open_engine(cli)?;
@@ -94,9 +96,16 @@ pub struct LibrarySource {
     pub from: &'static str,
 }
 
-fn library_source(cli: &Cli) -> Result<LibrarySource> {
-    let (file, _) = config::load(cli.config.as_deref())?;
-    let data_dir = config::data_dir(cli.data_dir.as_deref(), &file)?;
+impl LibrarySource {
+    /// Whether the folder holds a library.
+    fn holds_a_library(&self) -> bool {
+        self.data_dir.join("data.mdb").is_file()
+    }
+}
+
+/// The data folder `cli` names with the config `file`, and where from.
+fn library_source(cli: &Cli, file: &config::Config) -> Result<LibrarySource> {
+    let data_dir = config::data_dir(cli.data_dir.as_deref(), file)?;
     let from = if cli.data_dir.is_some() {
         "--data-dir"
     } else if std::env::var_os("ALMIRAH_DATA_DIR").is_some() {
@@ -107,11 +116,6 @@ fn library_source(cli: &Cli) -> Result<LibrarySource> {
         "the default data folder"
     };
     Ok(LibrarySource { data_dir, from })
-}
-
-/// Whether the data folder holds a library.
-fn has_library(cli: &Cli) -> Result<bool> {
-    Ok(library_source(cli)?.data_dir.join("data.mdb").is_file())
 }
 
 /// Commands that need a library to exist (`search`, `ask`, `docs`, `eval`,
@@ -133,10 +137,11 @@ fn require_library(cli: &Cli) -> Result<()> {
         _ => return Ok(()),
     };
     let (file, _) = config::load(cli.config.as_deref())?;
-    let LibrarySource { data_dir, from } = library_source(cli)?;
-    if data_dir.join("data.mdb").is_file() || (watches && !file.folders.is_empty()) {
+    let source = library_source(cli, &file)?;
+    if source.holds_a_library() || (watches && !file.folders.is_empty()) {
         return Ok(());
     }
+    let LibrarySource { data_dir, from } = source;
     let serve_hint = if matches!(cli.command, Command::Serve { .. }) {
         ", or configure folders for `almirah serve` to watch (`almirah folders add <folder>`)"
     } else {

@@ -248,7 +248,7 @@ pub fn vector_query<'q>(
     }
     let tokenizer = Tokenizer::default();
     let mut known = std::collections::HashSet::new();
-    for word in query.split(|c: char| !c.is_ascii_alphabetic()).filter(|w| !w.is_empty()) {
+    for word in romanized::words(query) {
         let word = word.to_lowercase();
         let mut held = false;
         for term in tokenizer.terms(&word) {

@@ -151,7 +151,8 @@ fn read_word(token: &str, known: &impl Fn(&str) -> bool) -> String {
     }
 }
 
-fn words(text: &str) -> impl Iterator<Item = &str> {
+/// The runs of ASCII letters of `text`, the words a romanized query is read by.
+pub fn words(text: &str) -> impl Iterator<Item = &str> {
     text.split(|c: char| !c.is_ascii_alphabetic()).filter(|w| !w.is_empty())
 }
 
