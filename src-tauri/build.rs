@@ -24,6 +24,10 @@ const COMMANDS: &[&str] = &[
     "connectivity",
     "export_answer",
     "mcp_setup",
+    "embedder_status",
+    "choose_builtin_embedder",
+    "re_embed_library",
+    "restart_app",
 ];
 
 fn main() {

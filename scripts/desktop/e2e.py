@@ -108,6 +108,9 @@ def run(app, watched, timeout):
     done, total = bar.get_attribute("data-done"), bar.get_attribute("data-total")
     check(done == total, f"progress reached the end ({done} of {total} files)")
     app.shot("library")
+    # Once the first chunk is embedded the library is bound to a model: the
+    # first-run question (which languages) is gone.
+    wait("the first-run embedder choice to close", lambda: not app.css("#embedder-card"), 30)
 
     app.nav("documents")
     rows = wait("document rows", lambda: app.css("#documents-table tr[data-key]"), 30)
@@ -155,6 +158,8 @@ def run(app, watched, timeout):
     app.shot("documents-new-circular")
 
     app.nav("settings")
+    models = [o.get_attribute("value") for o in app.one("#builtin-model").find_elements(By.TAG_NAME, "option")]
+    check(models == ["auto", "all-MiniLM-L6-v2", "multilingual-e5-small"], f"the builtin model is a choice ({models})")
     app.shot("settings")
     app.theme("dark")
     app.shot("settings-dark")

@@ -45,6 +45,10 @@ pub fn configure<R: Runtime>(builder: Builder<R>, state: AppState) -> Builder<R>
             commands::settings::connectivity,
             commands::chat::export_answer,
             commands::mcp::mcp_setup,
+            commands::embedder::embedder_status,
+            commands::embedder::choose_builtin_embedder,
+            commands::embedder::re_embed_library,
+            commands::embedder::restart_app,
         ])
 }
 

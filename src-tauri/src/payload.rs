@@ -404,6 +404,11 @@ pub struct SettingsView {
     pub embedder_provider: String,
     /// Embedding model name (ignored for builtin).
     pub embedder_model: String,
+    /// The builtin model: `auto` (decided when the library is created:
+    /// multilingual-e5-small when the first files hold Devanagari text),
+    /// `all-MiniLM-L6-v2` (English) or `multilingual-e5-small` (Hindi,
+    /// Hinglish and about 100 other languages); ignored for other providers.
+    pub builtin_model: String,
     /// Embedding server URL (ignored for builtin).
     pub embedder_url: String,
     /// `builtin`, `ollama`, `openai` or `gemini`.
@@ -482,4 +487,50 @@ pub struct McpSetupView {
     pub claude_desktop: String,
     /// The entry for VS Code's `mcp.json`, pretty JSON.
     pub vscode: String,
+}
+
+/// The library's embedder against the configured one (the first-run choice
+/// and the switch between builtin models).
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export))]
+pub struct EmbedderView {
+    /// The embedder the library's vectors were made with
+    /// ("multilingual-e5-small, 384-d"); `None` until the first chunk is embedded.
+    pub library: Option<String>,
+    /// What the config file names (`builtin auto`, `builtin all-MiniLM-L6-v2`,
+    /// `ollama nomic-embed-text`, …).
+    pub configured: String,
+    /// The configured builtin model (`auto`, `all-MiniLM-L6-v2`,
+    /// `multilingual-e5-small`), `None` for another provider.
+    pub builtin_model: Option<String>,
+    /// The library holds no chunk, so no embedder binds it yet: the moment to choose.
+    pub first_run: bool,
+    /// The config file names another embedder than the one the app opened
+    /// the library with: it applies after a restart.
+    pub restart_required: bool,
+    /// The library was embedded with another model than the configured one:
+    /// searches are refused until every chunk is re-embedded.
+    pub re_embed_required: bool,
+    /// Chunks a re-embed would embed.
+    #[cfg_attr(test, ts(type = "number"))]
+    pub chunks: u64,
+    /// Why the configured embedder could not be loaded, when it could not.
+    pub problem: Option<String>,
+}
+
+/// What a re-embed did.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export))]
+pub struct ReembedSummary {
+    /// Chunks re-embedded.
+    #[cfg_attr(test, ts(type = "number"))]
+    pub chunks: u64,
+    /// Vectors taken from the embedding cache (a model used before).
+    #[cfg_attr(test, ts(type = "number"))]
+    pub cache_hits: u64,
+    /// Wall time, ms.
+    #[cfg_attr(test, ts(type = "number"))]
+    pub elapsed_ms: u64,
+    /// The embedder now in use (as [`EmbedderView::library`]).
+    pub embedder: String,
 }

@@ -17,7 +17,17 @@ pub const EVERY: Duration = Duration::from_millis(100);
 pub struct ChannelProgress {
     channel: Channel<IndexProgress>,
     started: Instant,
+    unit: Unit,
     state: Mutex<Sent>,
+}
+
+/// What `done` and `total` count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Unit {
+    /// Files of an index or an import.
+    Files,
+    /// Chunks of a re-embed (one `Committed` per batch of vectors).
+    Chunks,
 }
 
 #[derive(Default)]
@@ -31,9 +41,28 @@ struct Sent {
 impl ChannelProgress {
     /// Start a job: sends the first update (`scanning`, 0 of 0) at once.
     pub fn start(channel: Channel<IndexProgress>) -> Self {
-        let p = Self { channel, started: Instant::now(), state: Mutex::new(Sent::default()) };
-        p.send("scanning", true);
+        Self::with_unit(channel, Unit::Files, "scanning")
+    }
+
+    /// Start a re-embed: `done` and `total` count chunks, phase `embedding`.
+    pub fn start_chunks(channel: Channel<IndexProgress>) -> Self {
+        Self::with_unit(channel, Unit::Chunks, "embedding")
+    }
+
+    fn with_unit(channel: Channel<IndexProgress>, unit: Unit, phase: &str) -> Self {
+        let p = Self { channel, started: Instant::now(), unit, state: Mutex::new(Sent::default()) };
+        p.send(phase, true);
         p
+    }
+
+    /// The last update of a re-embed: `done` (every chunk) or `error`.
+    pub fn finish_chunks(&self, ok: bool) {
+        if ok {
+            let mut s = self.lock();
+            s.done = s.total;
+            s.current = None;
+        }
+        self.send(if ok { "done" } else { "error" }, true);
     }
 
     /// The last update: `done` with the report's file counts, or `error`
@@ -101,6 +130,10 @@ impl Progress for ChannelProgress {
                 }
                 ProgressEvent::Embedding { done, total } => {
                     s.current = Some(format!("vectors {done} of {total} chunks (already searchable)"));
+                    "embedding"
+                }
+                ProgressEvent::Committed { chunks, .. } if self.unit == Unit::Chunks => {
+                    s.done = (s.done + chunks as u64).min(s.total);
                     "embedding"
                 }
                 ProgressEvent::Committed { .. } => "committing",

@@ -16,7 +16,8 @@ use crate::error::{CmdResult, CommandError};
 
 /// The app's state (managed by tauri; commands get it as `State<AppState>`).
 pub struct AppState {
-    engine: Result<Arc<Engine>, String>,
+    /// The open library, or why it could not be opened (or was closed).
+    engine: Mutex<Result<Arc<Engine>, String>>,
     /// The config file (shared with the CLI); it may not exist yet.
     pub config_path: PathBuf,
     /// The drag-and-drop inbox: a folder in the library that is always watched.
@@ -27,6 +28,9 @@ pub struct AppState {
     pub synced: AtomicBool,
     /// Dropped paths by job id, until the UI starts their import.
     pub drops: Mutex<HashMap<u32, Vec<PathBuf>>>,
+    /// The config file's `[embedder]` when the library was opened: a
+    /// different one in the file now applies after a restart.
+    pub opened_embedder: EmbedderConfig,
     next_job: AtomicU32,
 }
 
@@ -54,15 +58,17 @@ impl AppState {
     pub fn open(locations: &Locations) -> Self {
         let config_path = almirah_settings::config_path(locations.config.as_deref())
             .unwrap_or_else(|| PathBuf::from("almirah-config.toml"));
+        let opened_embedder = read_config(&config_path).map(|c| c.embedder).unwrap_or_default();
         let opened = open_engine(locations, &config_path);
         let inbox = opened.as_ref().map_or_else(|_| PathBuf::from("inbox"), |(_, inbox)| inbox.clone());
         Self {
-            engine: opened.map(|(engine, _)| Arc::new(engine)),
+            engine: Mutex::new(opened.map(|(engine, _)| Arc::new(engine))),
             config_path,
             inbox,
             watcher: Mutex::new(None),
             synced: AtomicBool::new(false),
             drops: Mutex::new(HashMap::new()),
+            opened_embedder,
             next_job: AtomicU32::new(1),
         }
     }
@@ -72,7 +78,18 @@ impl AppState {
     /// # Errors
     /// `io` with the reason it could not be opened.
     pub fn engine(&self) -> CmdResult<Arc<Engine>> {
-        self.engine.clone().map_err(|m| CommandError::new("io", m))
+        self.engine.lock().unwrap_or_else(|e| e.into_inner()).clone().map_err(|m| CommandError::new("io", m))
+    }
+
+    /// Stop the watcher and let go of the library, before a restart: the
+    /// LMDB environment closes once the last command using it returns, and
+    /// every later command reports that the app is restarting.
+    pub fn close(&self) {
+        if let Some(w) = self.watcher().take() {
+            w.stop();
+        }
+        *self.engine.lock().unwrap_or_else(|e| e.into_inner()) =
+            Err("the library is closed: the app is restarting".into());
     }
 
     /// The config file as it is now (defaults when it does not exist).
@@ -80,10 +97,7 @@ impl AppState {
     /// # Errors
     /// `invalid-input` when it does not parse.
     pub fn config(&self) -> CmdResult<Config> {
-        if !self.config_path.exists() {
-            return Ok(Config::default());
-        }
-        Ok(almirah_settings::read(&self.config_path)?)
+        Ok(read_config(&self.config_path)?)
     }
 
     /// Every folder to index and watch: the configured ones that exist, and the inbox.
@@ -122,6 +136,11 @@ impl AppState {
     }
 }
 
+/// The config file, or the defaults when it does not exist.
+fn read_config(path: &Path) -> Result<Config, almirah_settings::SettingsError> {
+    if path.exists() { almirah_settings::read(path) } else { Ok(Config::default()) }
+}
+
 /// `folders` plus the inbox with the default settings, unless listed.
 fn with_inbox(folders: &[FolderSettings], inbox: &Path) -> Vec<FolderSettings> {
     let mut folders = folders.to_vec();
@@ -133,11 +152,7 @@ fn with_inbox(folders: &[FolderSettings], inbox: &Path) -> Vec<FolderSettings> {
 
 /// The engine, and its inbox (canonical).
 fn open_engine(locations: &Locations, config_path: &Path) -> Result<(Engine, PathBuf), String> {
-    let file = if config_path.exists() {
-        almirah_settings::read(config_path).map_err(|e| e.to_string())?
-    } else {
-        Config::default()
-    };
+    let file = read_config(config_path).map_err(|e| e.to_string())?;
     let data_dir = almirah_settings::data_dir(locations.data_dir.as_deref(), &file).map_err(|e| e.to_string())?;
     let mut cfg = almirah_settings::engine_config(&file, &data_dir).map_err(|e| e.to_string())?;
     // The bundled all-MiniLM-L6-v2 folder; multilingual-e5-small is found

@@ -46,11 +46,15 @@ fn harness_with(extra_config: &str) -> Harness {
     let dir = tempfile::tempdir().unwrap();
     let folder = dir.path().join("policies");
     copy_tree(&repo().join("sample-docs"), &folder);
-    let config = dir.path().join("config.toml");
     let text = format!("[[folders]]\npath = {:?}\n{extra_config}", folder.to_string_lossy());
-    std::fs::write(&config, text).unwrap();
+    std::fs::write(dir.path().join("config.toml"), text).unwrap();
+    open_in(dir)
+}
+
+/// The app over the config and library in `dir`, as it starts (again).
+fn open_in(dir: tempfile::TempDir) -> Harness {
     let locations = Locations {
-        config: Some(config),
+        config: Some(dir.path().join("config.toml")),
         data_dir: Some(dir.path().join("library")),
         bundled_model: None,
         extractor_program: None,
@@ -94,6 +98,15 @@ impl Harness {
         let obj = e.as_object().unwrap_or_else(|| panic!("{cmd}: error is not an object: {e}"));
         assert_eq!(obj.len(), 2, "{cmd}: {e}");
         (obj["kind"].as_str().unwrap().to_string(), obj["message"].as_str().unwrap().to_string())
+    }
+
+    /// The app started again over the same config and library (a restart).
+    fn restart(self) -> Harness {
+        let Harness { window, app, dir } = self;
+        app.state::<AppState>().close();
+        drop(window);
+        drop(app);
+        open_in(dir)
     }
 
     fn sync(&self) -> Value {
@@ -327,4 +340,69 @@ fn the_mcp_snippet_names_this_program_and_the_apps_library() {
     let vscode: Value = serde_json::from_str(view["vscode"].as_str().unwrap()).unwrap();
     assert_eq!(vscode["servers"]["almirah"]["type"], "stdio");
     assert_eq!(vscode["servers"]["almirah"]["args"], json!(["mcp"]));
+}
+
+#[test]
+fn the_first_run_choice_of_builtin_model_is_written_to_the_config_and_applies_after_a_restart() {
+    let h = harness();
+    let first = h.ok("embedder_status", json!({}));
+    assert_eq!(first["first_run"], true, "{first}");
+    assert_eq!((first["builtin_model"].as_str(), first["library"].as_null()), (Some("auto"), Some(())), "{first}");
+    assert_eq!(h.err("choose_builtin_embedder", json!({ "model": "bert" })).0, "invalid-input");
+    let chosen = h.ok("choose_builtin_embedder", json!({ "model": "e5" }));
+    assert_eq!(chosen["builtin_model"], "multilingual-e5-small", "{chosen}");
+    assert_eq!(chosen["restart_required"], true, "{chosen}");
+    let config = std::fs::read_to_string(h.dir.path().join("config.toml")).unwrap();
+    assert!(config.contains("model = \"multilingual-e5-small\""), "{config}");
+    assert!(config.contains("[[folders]]"), "the other keys stay: {config}");
+    let (kind, message) = h.err("re_embed_library", json!({ "onProgress": "__CHANNEL__:9" }));
+    assert_eq!(kind, "invalid-input");
+    assert!(message.contains("restart"), "{message}");
+    let settings = h.ok("get_settings", json!({}));
+    assert_eq!(
+        (settings["embedder_provider"].as_str(), settings["builtin_model"].as_str()),
+        (Some("builtin"), Some("multilingual-e5-small"))
+    );
+
+    let h = h.restart();
+    h.sync();
+    let after = h.ok("embedder_status", json!({}));
+    assert_eq!(after["library"], "multilingual-e5-small, 384-d", "{after}");
+    let flags = ["first_run", "restart_required", "re_embed_required"].map(|f| after[f].as_bool());
+    assert_eq!(flags, [Some(false); 3], "{after}");
+}
+
+#[test]
+fn switching_builtin_models_asks_for_a_re_embed_that_moves_every_chunk_to_the_new_model() {
+    let h = harness_with("[embedder]\nprovider = \"builtin\"\nmodel = \"all-MiniLM-L6-v2\"\n");
+    h.sync();
+    let before = h.ok("embedder_status", json!({}));
+    assert_eq!(before["library"], "all-MiniLM-L6-v2, 384-d", "{before}");
+    assert_eq!(before["re_embed_required"], false, "{before}");
+    let mut settings = h.ok("get_settings", json!({}));
+    settings["builtin_model"] = json!("multilingual-e5-small");
+    h.ok("save_settings", json!({ "settings": settings }));
+    assert_eq!(h.ok("embedder_status", json!({}))["restart_required"], true);
+
+    let h = h.restart();
+    let pending = h.ok("embedder_status", json!({}));
+    assert_eq!(
+        (pending["re_embed_required"].as_bool(), pending["restart_required"].as_bool()),
+        (Some(true), Some(false)),
+        "{pending}"
+    );
+    let chunks = pending["chunks"].as_u64().unwrap();
+    assert!(chunks > 20, "{pending}");
+    let done = h.ok("re_embed_library", json!({ "onProgress": "__CHANNEL__:10" }));
+    assert_eq!(done["chunks"].as_u64(), Some(chunks), "{done}");
+    assert_eq!(done["embedder"], "multilingual-e5-small, 384-d", "{done}");
+    let after = h.ok("embedder_status", json!({}));
+    assert_eq!(
+        (after["library"].as_str(), after["re_embed_required"].as_bool()),
+        (Some("multilingual-e5-small, 384-d"), Some(false)),
+        "{after}"
+    );
+    let q = json!({ "question": "How many days of earned leave do I get?", "mode": "classic", "as_of": null, "history": [] });
+    let answer = h.ok("ask", json!({ "request": q, "onStatus": "__CHANNEL__:11" }));
+    assert!(!answer["citations"].as_array().unwrap().is_empty(), "{answer}");
 }

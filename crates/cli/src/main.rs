@@ -332,9 +332,17 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(err) => {
             report_error(&err, cli.json);
-            ExitCode::from(1)
+            ExitCode::from(if names_a_missing_file(&err) { 2 } else { 1 })
         }
     }
+}
+
+/// Whether `err` is a usage error of the kind that exits 2: a `--config`
+/// file that does not exist (the README's exit codes).
+fn names_a_missing_file(err: &anyhow::Error) -> bool {
+    err.chain().any(|c| {
+        matches!(c.downcast_ref::<almirah_settings::SettingsError>(), Some(almirah_settings::SettingsError::Missing(_)))
+    })
 }
 
 fn report_error(err: &anyhow::Error, json: bool) {

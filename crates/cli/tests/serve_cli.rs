@@ -317,3 +317,24 @@ fn serve_runs_the_watcher_with_its_token_file_and_stops_on_sigterm() {
     assert!(!log.contains('\x1b'), "ANSI codes in a non-terminal log: {log:?}");
     drop(half);
 }
+
+/// A `--config` file that does not exist is a usage error: exit 2, naming
+/// the file, for every command (the README's exit codes).
+#[test]
+fn a_missing_config_file_exits_2_and_names_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("no-such-config.toml");
+    for args in [&["status"][..], &["search", "hostel fee"][..], &["--json", "ask", "What is the hostel fee?"][..]] {
+        let out = Command::new(env!("CARGO_BIN_EXE_almirah"))
+            .arg("--config")
+            .arg(&config)
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let said = format!("{}{}", String::from_utf8_lossy(&out.stderr), String::from_utf8_lossy(&out.stdout));
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {said}");
+        assert!(said.contains(&config.display().to_string()), "{args:?}: {said}");
+    }
+    assert!(!config.exists());
+}

@@ -445,6 +445,16 @@ impl Engine {
         crate::status::status(&self.store, audience, &self.folders())
     }
 
+    /// The identity the library's vectors were made with: `None` for a new
+    /// library, and for one that holds no chunk (an identity recorded by an
+    /// index that added nothing binds nothing: the next index may choose).
+    ///
+    /// # Errors
+    /// Storage errors.
+    pub fn library_embedder(&self) -> Result<Option<almirah_embed::EmbedderId>> {
+        crate::embedder_choice::library_embedder(&self.store)
+    }
+
     /// Re-embed every chunk with the configured embedder into a new vector
     /// index and switch over when it is complete.
     ///

@@ -75,8 +75,8 @@ pub fn overview(state: &AppState) -> CmdResult<LibraryOverview> {
         files_by_status: status.files_by_status.into_iter().collect(),
         problems: status.problems.iter().map(convert::problem).collect(),
         disk_bytes: status.disk_bytes,
-        embedder: status
-            .embedder
+        embedder: engine
+            .library_embedder()?
             .map_or_else(|| "not chosen yet".into(), |e| format!("{} ({}-d)", e.model, e.dimensions)),
         model: config.model.spec.clone(),
         watching: watcher_running,

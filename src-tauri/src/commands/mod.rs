@@ -4,6 +4,7 @@
 
 pub mod chat;
 pub mod documents;
+pub mod embedder;
 pub mod import;
 pub mod library;
 pub mod mcp;

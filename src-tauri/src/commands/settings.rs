@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use almirah_answer::providers::keys;
 use almirah_answer::providers::{ModelSpec, parse_spec};
-use almirah_core::embed::EmbedderConfig;
+use almirah_core::embed::{BuiltinModel, EmbedderConfig};
 use almirah_settings::Config;
 use tauri::State;
 use toml_edit::{Array, Value};
@@ -25,8 +25,8 @@ pub async fn get_settings(state: State<'_, AppState>) -> CmdResult<SettingsView>
 
 /// Save the form into the config file (other keys and comments stay).
 /// The model, mode and budgets apply to the next question; the embedder
-/// and audience apply when the app restarts (a new embedder needs
-/// `almirah reindex --re-embed`).
+/// and audience apply when the app restarts (then the Library page offers
+/// the re-embed a new embedder needs, as `almirah reindex --re-embed` does).
 ///
 /// # Errors
 /// `invalid-input` for an unknown provider, a month outside 1-12 or zero budgets.
@@ -124,6 +124,10 @@ fn status_of(provider: &str) -> KeyStatus {
 }
 
 fn view(c: &Config) -> SettingsView {
+    let builtin_model = match &c.embedder {
+        EmbedderConfig::Builtin { model, .. } => model.name(),
+        _ => BuiltinModel::Auto.name(),
+    };
     let (embedder_provider, embedder_model, embedder_url) = match &c.embedder {
         EmbedderConfig::Builtin { .. } => ("builtin", String::new(), String::new()),
         EmbedderConfig::Ollama { url, model } => ("ollama", model.clone(), url.clone().unwrap_or_default()),
@@ -140,6 +144,7 @@ fn view(c: &Config) -> SettingsView {
     SettingsView {
         embedder_provider: embedder_provider.into(),
         embedder_model,
+        builtin_model: builtin_model.into(),
         embedder_url,
         chat_provider: chat_provider.into(),
         chat_model,
@@ -154,7 +159,7 @@ fn view(c: &Config) -> SettingsView {
     }
 }
 
-type Edits = Vec<(String, Option<Value>)>;
+pub(crate) type Edits = Vec<(String, Option<Value>)>;
 
 fn values(s: &SettingsView) -> CmdResult<Edits> {
     let text = |v: &str| Some(Value::from(v.trim()));
@@ -193,11 +198,7 @@ fn values(s: &SettingsView) -> CmdResult<Edits> {
 fn embedder_values(s: &SettingsView) -> CmdResult<Edits> {
     let text = |v: &str| (!v.trim().is_empty()).then(|| Value::from(v.trim()));
     Ok(match s.embedder_provider.as_str() {
-        "builtin" => vec![
-            ("embedder.provider".into(), text("builtin")),
-            ("embedder.model".into(), None),
-            ("embedder.url".into(), None),
-        ],
+        "builtin" => builtin_embedder_values(&s.builtin_model)?,
         "ollama" => vec![
             ("embedder.provider".into(), text("ollama")),
             ("embedder.model".into(), Some(Value::from(required(&s.embedder_model, "embedding model")?))),
@@ -211,6 +212,22 @@ fn embedder_values(s: &SettingsView) -> CmdResult<Edits> {
         "other" => Vec::new(),
         p => return Err(CommandError::invalid(format!("unknown embedder provider {p:?}"))),
     })
+}
+
+/// The config keys for the builtin embedder with `model` (`auto` leaves
+/// `embedder.model` out, so the library decides when it is created).
+///
+/// # Errors
+/// `invalid-input` for a name that is no builtin model.
+pub(crate) fn builtin_embedder_values(model: &str) -> CmdResult<Edits> {
+    let model: BuiltinModel =
+        model.trim().parse().map_err(|e: almirah_core::embed::EmbedError| CommandError::invalid(e.to_string()))?;
+    let name = (model != BuiltinModel::Auto).then(|| Value::from(model.name()));
+    Ok(vec![
+        ("embedder.provider".into(), Some(Value::from("builtin"))),
+        ("embedder.model".into(), name),
+        ("embedder.url".into(), None),
+    ])
 }
 
 fn required<'a>(v: &'a str, what: &str) -> CmdResult<&'a str> {

@@ -13,6 +13,13 @@ embedder_provider: string,
  */
 embedder_model: string, 
 /**
+ * The builtin model: `auto` (decided when the library is created:
+ * multilingual-e5-small when the first files hold Devanagari text),
+ * `all-MiniLM-L6-v2` (English) or `multilingual-e5-small` (Hindi,
+ * Hinglish and about 100 other languages); ignored for other providers.
+ */
+builtin_model: string, 
+/**
  * Embedding server URL (ignored for builtin).
  */
 embedder_url: string, 

@@ -11,12 +11,14 @@ import type { CommandError } from "../bindings/CommandError";
 import type { Connectivity } from "../bindings/Connectivity";
 import type { DocumentRow } from "../bindings/DocumentRow";
 import type { DroppedFiles } from "../bindings/DroppedFiles";
+import type { EmbedderView } from "../bindings/EmbedderView";
 import type { ImportReport } from "../bindings/ImportReport";
 import type { IndexProgress } from "../bindings/IndexProgress";
 import type { IndexSummary } from "../bindings/IndexSummary";
 import type { KeyStatus } from "../bindings/KeyStatus";
 import type { LibraryOverview } from "../bindings/LibraryOverview";
 import type { McpSetupView } from "../bindings/McpSetupView";
+import type { ReembedSummary } from "../bindings/ReembedSummary";
 import type { SettingsView } from "../bindings/SettingsView";
 import type { SourceView } from "../bindings/SourceView";
 import type { WatchChangeView } from "../bindings/WatchChangeView";
@@ -85,6 +87,22 @@ export const addFolder = (path: string) => call<LibraryOverview>("add_folder", {
 
 export const removeFolder = (path: string, keepDocuments: boolean) =>
   call<LibraryOverview>("remove_folder", { path, keepDocuments });
+
+// ---- embedder ------------------------------------------------------------
+
+/** The library's embedder against the configured one. */
+export const embedderStatus = () => call<EmbedderView>("embedder_status");
+
+/** Writes the builtin model into the config; it applies after `restartApp`. */
+export const chooseBuiltinEmbedder = (model: string) =>
+  call<EmbedderView>("choose_builtin_embedder", { model });
+
+/** Re-embeds every chunk with the configured embedder, streaming progress (chunks). */
+export const reEmbedLibrary = (onProgress: (p: IndexProgress) => void) =>
+  call<ReembedSummary>("re_embed_library", { onProgress: channel(onProgress) });
+
+/** Starts the app again (a new embedder applies). */
+export const restartApp = () => call<null>("restart_app");
 
 // ---- documents -----------------------------------------------------------
 

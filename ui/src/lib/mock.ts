@@ -10,6 +10,7 @@ import type { CommandError } from "../bindings/CommandError";
 import type { Connectivity } from "../bindings/Connectivity";
 import type { DocumentRow } from "../bindings/DocumentRow";
 import type { DroppedFiles } from "../bindings/DroppedFiles";
+import type { EmbedderView } from "../bindings/EmbedderView";
 import type { FieldView } from "../bindings/FieldView";
 import type { FolderView } from "../bindings/FolderView";
 import type { ImportedFile } from "../bindings/ImportedFile";
@@ -183,7 +184,7 @@ function rowFor(key: string): DocumentRow {
 }
 
 let settings: SettingsView = {
-  embedder_provider: "builtin", embedder_model: "", embedder_url: "",
+  embedder_provider: "builtin", embedder_model: "", builtin_model: "auto", embedder_url: "",
   chat_provider: "builtin", chat_model: "", chat_url: "http://127.0.0.1:11434",
   mode: "auto", max_rounds: 4, max_tool_calls: 8, max_input_tokens: 24000, max_wall_ms: 60000,
   session_start_month: 4, audience: ["students"],
@@ -462,6 +463,37 @@ function mcpSetup(): McpSetupView {
   };
 }
 
+/** The model the mock library was embedded with, and the one the app runs with. */
+let embedded = "all-MiniLM-L6-v2";
+let running = settings.builtin_model;
+
+function embedderView(): EmbedderView {
+  const chunks = folders.reduce((n, f) => n + f.chunks, 0);
+  const configured = settings.builtin_model;
+  const effective = running === "auto" ? embedded : running;
+  return {
+    library: chunks ? `${embedded}, 384-d` : null,
+    configured: `builtin ${configured}`,
+    builtin_model: settings.embedder_provider === "builtin" ? configured : null,
+    first_run: chunks === 0,
+    restart_required: configured !== running,
+    re_embed_required: chunks > 0 && configured === running && effective !== embedded,
+    chunks,
+    problem: null,
+  };
+}
+
+async function reEmbed(onProgress: (p: IndexProgress) => void) {
+  const total = folders.reduce((n, f) => n + f.chunks, 0);
+  for (let done = 0; done <= total; done += Math.max(1, Math.ceil(total / 8))) {
+    onProgress({ phase: "embedding", done, total, current: null, rate: 40, elapsed_ms: done * 25 });
+    await sleep(120);
+  }
+  onProgress({ phase: "done", done: total, total, current: null, rate: 40, elapsed_ms: total * 25 });
+  embedded = running === "auto" ? embedded : running;
+  return { chunks: total, cache_hits: 0, elapsed_ms: total * 25, embedder: `${embedded}, 384-d` };
+}
+
 async function dispatch(cmd: string, args: Args): Promise<unknown> {
   await sleep(60);
   switch (cmd) {
@@ -554,6 +586,16 @@ async function dispatch(cmd: string, args: Args): Promise<unknown> {
     }
     case "connectivity": return connectivity();
     case "mcp_setup": return mcpSetup();
+    case "embedder_status": return embedderView();
+    case "choose_builtin_embedder": {
+      settings = { ...settings, embedder_provider: "builtin", builtin_model: str(args, "model") };
+      return embedderView();
+    }
+    case "re_embed_library": return reEmbed(args.onProgress as (p: IndexProgress) => void);
+    case "restart_app": {
+      running = settings.builtin_model;
+      return null;
+    }
     default: return fail("bug", `mock: unknown command ${cmd}`);
   }
 }
