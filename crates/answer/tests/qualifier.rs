@@ -2,7 +2,9 @@
 //! loopback OpenAI-compatible server: a model that states the full hostel
 //! fee for the fee north-east scholarship holders pay cites a sentence
 //! about everyone. The check rejects the claim, and the retry note the
-//! model gets names the qualifier it left out.
+//! model gets names the qualifier it left out. The same for polarity: a
+//! model that states the paid parental leave for a question about unpaid
+//! leave answers the opposite question.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
@@ -16,25 +18,38 @@ use serde_json::json;
 
 const FULL_FEE: &str = "The hostel fee is Rs 14,000 a semester.";
 
-/// The number of the first shown passage that states the full fee.
-fn full_fee_passage(prompt: &str) -> Option<String> {
+const PAID_LEAVE: &str = "Other parents get 4 weeks of paid parental leave.";
+
+/// The number of the first shown passage that holds one of `marks`.
+fn passage_with(prompt: &str, marks: &[&str]) -> Option<String> {
     prompt
         .split("<passage n=\\\"")
         .skip(1)
-        .find(|block| block.contains("14,000") || block.contains("14000"))
+        .find(|block| marks.iter().any(|m| block.contains(m)))
         .and_then(|block| block.split('\\').next())
         .map(str::to_string)
+}
+
+/// The number of the first shown passage that states the full fee.
+fn full_fee_passage(prompt: &str) -> Option<String> {
+    passage_with(prompt, &["14,000", "14000"])
 }
 
 /// Ask `question` of a model that always states the full fee, citing the
 /// passage that holds it; the server keeps every prompt.
 fn ask_full_fee(question: &str) -> (Answer, Server) {
-    let server = Server::start(|_, request| {
+    ask_claiming(question, FULL_FEE, &["14,000", "14000"])
+}
+
+/// Ask `question` of a model that always says `claim`, citing the first
+/// passage that holds one of `marks`; the server keeps every prompt.
+fn ask_claiming(question: &str, claim: &'static str, marks: &'static [&'static str]) -> (Answer, Server) {
+    let server = Server::start(move |_, request| {
         let prompt = request.body["messages"].to_string();
-        let n = full_fee_passage(&prompt).unwrap_or_else(|| "1".into());
+        let n = passage_with(&prompt, marks).unwrap_or_else(|| "1".into());
         Reply::json(
             200,
-            &json!({"choices": [{"message": {"content": format!("{FULL_FEE} [{n}]")}}],
+            &json!({"choices": [{"message": {"content": format!("{claim} [{n}]")}}],
                     "usage": {"prompt_tokens": 10, "completion_tokens": 5}}),
         )
     });
@@ -81,4 +96,29 @@ fn the_same_claim_for_the_unqualified_question_passes() {
     assert_eq!(server.requests().len(), 1, "no regeneration: {:?}", checks(&a));
     assert!(checks(&a).iter().all(|(_, verdict)| verdict == "ok"), "{:?}", checks(&a));
     assert!(a.text.contains("14,000"), "{}", a.text);
+}
+
+#[test]
+fn paid_leave_for_an_unpaid_leave_question_is_rejected_and_the_retry_names_the_word_asked() {
+    let (a, server) =
+        ask_claiming("How many weeks of unpaid parental leave can other parents take?", PAID_LEAVE, &["paid parental"]);
+    let first = server.requests()[0].body["messages"].to_string();
+    assert!(passage_with(&first, &["paid parental"]).is_some(), "the prompt shows the paid-leave passage: {first}");
+    let checks = checks(&a);
+    assert!(!checks.is_empty(), "{:?}", a.trace.steps);
+    for (_, verdict) in &checks {
+        assert!(verdict.contains("asks about \"unpaid\"") && verdict.contains("speaks of \"paid\""), "{verdict}");
+    }
+    let requests = server.requests();
+    assert_eq!(requests.len(), 2, "the draft and its one regeneration");
+    assert!(requests[1].body["messages"].to_string().contains("unpaid"), "the retry note names the word asked");
+    assert!(!a.text.contains("4 weeks of paid parental leave"), "the opposite is never shown: {}", a.text);
+}
+
+#[test]
+fn the_same_claim_for_the_paid_leave_question_passes() {
+    let (a, server) =
+        ask_claiming("How many weeks of paid parental leave do other parents get?", PAID_LEAVE, &["paid parental"]);
+    assert_eq!(server.requests().len(), 1, "no regeneration: {:?}", checks(&a));
+    assert!(a.text.contains("4 weeks of paid parental leave"), "{}", a.text);
 }

@@ -2,9 +2,12 @@
 //! at least one chunk this run retrieved and admitted, and every number in
 //! it appears in a cited chunk or in the question (or is shown as arithmetic
 //! over such numbers), and no sentence flips the negation of the cited
-//! sentence it restates ([`negation`]).
+//! sentence it restates ([`negation`]), and none speaks of the base of a
+//! negated word the question asks about ([`polarity`]: "paid" leave for
+//! "unpaid" leave).
 
 pub mod negation;
+pub mod polarity;
 pub mod qualifier;
 
 use std::collections::BTreeSet;
@@ -85,6 +88,9 @@ fn checked(sentence: &str, keys: &[String], evidence: &[Evidence], asked: &Quest
     }
     if let Err(v) = numeric::check_sentence(&claim, &cited, question) {
         return Err(format!("{passages}: {v}"));
+    }
+    if let Some(opposite) = polarity::opposite(without_reply(&claim), &headings, question) {
+        return Err(format!("{passages}: {opposite}"));
     }
     let read: Vec<qualifier::Cited<'_>> =
         chunks.iter().zip(&texts).map(|(e, text)| qualifier::Cited { text, headings: sections(e) }).collect();
