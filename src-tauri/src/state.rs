@@ -26,6 +26,8 @@ pub struct AppState {
     pub watcher: Mutex<Option<Watcher>>,
     /// Set once the first sync ran (or the watcher started without one).
     pub synced: AtomicBool,
+    /// Set while a re-embed runs: a second one, and a restart, wait for it.
+    pub re_embedding: AtomicBool,
     /// Dropped paths by job id, until the UI starts their import.
     pub drops: Mutex<HashMap<u32, Vec<PathBuf>>>,
     /// The config file's `[embedder]` when the library was opened: a
@@ -67,6 +69,7 @@ impl AppState {
             inbox,
             watcher: Mutex::new(None),
             synced: AtomicBool::new(false),
+            re_embedding: AtomicBool::new(false),
             drops: Mutex::new(HashMap::new()),
             opened_embedder,
             next_job: AtomicU32::new(1),
@@ -81,9 +84,11 @@ impl AppState {
         self.engine.lock().unwrap_or_else(|e| e.into_inner()).clone().map_err(|m| CommandError::new("io", m))
     }
 
-    /// Stop the watcher and let go of the library, before a restart: the
-    /// LMDB environment closes once the last command using it returns, and
-    /// every later command reports that the app is restarting.
+    /// Stop the watcher (waiting for its batch in progress) and let go of
+    /// the library before a restart: every later command reports that the
+    /// app is restarting, and the LMDB environment closes once the last
+    /// command holding it returns (a restart exits the process anyway;
+    /// every commit is atomic).
     pub fn close(&self) {
         if let Some(w) = self.watcher().take() {
             w.stop();

@@ -405,4 +405,10 @@ fn switching_builtin_models_asks_for_a_re_embed_that_moves_every_chunk_to_the_ne
     let q = json!({ "question": "How many days of earned leave do I get?", "mode": "classic", "as_of": null, "history": [] });
     let answer = h.ok("ask", json!({ "request": q, "onStatus": "__CHANNEL__:11" }));
     assert!(!answer["citations"].as_array().unwrap().is_empty(), "{answer}");
+    // While a re-embed runs, neither a second one nor a restart starts.
+    let running = &h.app.state::<AppState>().re_embedding;
+    running.store(true, std::sync::atomic::Ordering::SeqCst);
+    assert_eq!(h.err("restart_app", json!({})).0, "invalid-input");
+    assert_eq!(h.err("re_embed_library", json!({ "onProgress": "__CHANNEL__:12" })).0, "invalid-input");
+    running.store(false, std::sync::atomic::Ordering::SeqCst);
 }

@@ -2,6 +2,7 @@
 //! model, a restart to apply a new one, and the re-embed it needs (the same
 //! as `almirah index --embedder …` and `almirah reindex --re-embed`).
 
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use almirah_core::embed::{EmbedderConfig, EmbedderId};
@@ -44,11 +45,13 @@ pub async fn choose_builtin_embedder<R: Runtime>(app: AppHandle<R>, model: Strin
 
 /// Re-embed every chunk with the configured embedder, streaming progress
 /// (chunks done of all), then switch the library over in one transaction;
-/// until then, and after a failure, the old vectors stay in use.
+/// a failed or killed re-embed leaves the old vectors as they were. The
+/// background watcher waits meanwhile (restarted after, whatever the result).
 ///
 /// # Errors
 /// `invalid-input` when the config names an embedder the app has not
-/// restarted with yet, or the model is missing; `io` for storage errors.
+/// restarted with yet, when a re-embed already runs, or the model is
+/// missing; `io` for storage errors.
 #[tauri::command]
 pub async fn re_embed_library<R: Runtime>(
     app: AppHandle<R>,
@@ -59,7 +62,14 @@ pub async fn re_embed_library<R: Runtime>(
         return Err(CommandError::invalid("the settings name another embedder: restart the app first"));
     }
     let engine = state.engine()?;
+    let job = ReembedJob::start(&app)?;
+    let stopping = app.clone();
     let summary = blocking(move || {
+        let _job = job;
+        // The watcher would add chunks the new index never sees: it waits.
+        if let Some(w) = stopping.state::<AppState>().watcher().take() {
+            w.stop();
+        }
         let started = Instant::now();
         let progress = ChannelProgress::start_chunks(on_progress);
         let report = engine.reindex_re_embed(&progress);
@@ -72,16 +82,51 @@ pub async fn re_embed_library<R: Runtime>(
             embedder: engine.embedder().map(|e| describe(e.id()))?,
         })
     })
-    .await?;
+    .await;
+    service::ensure_watching(&app, &state);
+    let summary = summary?;
     service::library_changed(&app, "re-embed");
     Ok(summary)
 }
 
-/// Stop the watcher and start the app again (a new embedder applies).
+/// Stop the watcher, let go of the library and start the app again (a new
+/// embedder applies).
+///
+/// # Errors
+/// `invalid-input` while a re-embed runs (restarting would throw its work away).
 #[tauri::command]
-pub async fn restart_app<R: Runtime>(app: AppHandle<R>) {
-    app.state::<AppState>().close();
-    app.restart();
+pub async fn restart_app<R: Runtime>(app: AppHandle<R>) -> CmdResult<()> {
+    if app.state::<AppState>().re_embedding.load(Ordering::SeqCst) {
+        return Err(CommandError::invalid("a re-embed is running: restart when it has finished"));
+    }
+    let closing = app.clone();
+    blocking(move || {
+        closing.state::<AppState>().close();
+        Ok(())
+    })
+    .await?;
+    app.restart()
+}
+
+/// The one re-embed of the app, while it runs (the flag clears when dropped).
+struct ReembedJob<R: Runtime>(AppHandle<R>);
+
+impl<R: Runtime> ReembedJob<R> {
+    /// # Errors
+    /// `invalid-input` when a re-embed already runs.
+    fn start(app: &AppHandle<R>) -> CmdResult<Self> {
+        let flag = &app.state::<AppState>().re_embedding;
+        if flag.compare_exchange(false, true, Ordering::SeqCst, Ordering::SeqCst).is_err() {
+            return Err(CommandError::invalid("a re-embed is already running"));
+        }
+        Ok(Self(app.clone()))
+    }
+}
+
+impl<R: Runtime> Drop for ReembedJob<R> {
+    fn drop(&mut self) {
+        self.0.state::<AppState>().re_embedding.store(false, Ordering::SeqCst);
+    }
 }
 
 /// Write the builtin `model` into the config file.

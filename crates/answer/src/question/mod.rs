@@ -20,10 +20,12 @@ mod cues;
 mod definition;
 mod kind;
 pub mod names;
+pub mod negated;
 pub mod qualifiers;
 
 pub use cues::input_numbers;
 pub use kind::AnswerType;
+pub use negated::Negated;
 pub use qualifiers::Qualifier;
 
 /// A question word.
@@ -98,6 +100,7 @@ pub struct Question {
     defined: Option<String>,
     numbers: BTreeSet<String>,
     qualifiers: Vec<Qualifier>,
+    negated: Vec<Negated>,
     background: BTreeSet<String>,
     weights: BTreeMap<String, f32>,
 }
@@ -131,12 +134,14 @@ impl Question {
             defined: definition::defined_term(&text),
             numbers: cues::input_numbers(&text),
             qualifiers: Vec::new(),
+            negated: Vec::new(),
             background: BTreeSet::new(),
             weights: BTreeMap::new(),
             text,
         };
         q.alternatives = names::name_alternatives(&q.text, &q.names);
         q.qualifiers = qualifiers::qualifiers(&q.text, |clause| lexicon::content_terms(&tokenizer, clause));
+        q.negated = negated::negated(&q.words);
         q.yes_no = cues::asks_yes_no(&q);
         q.amount = cues::asks_for_amount(&q);
         q.quantity = cues::asks_for_quantity(&q);
@@ -296,6 +301,12 @@ impl Question {
     /// "north-east"; [`qualifiers`]), in question order.
     pub fn qualifiers(&self) -> &[Qualifier] {
         &self.qualifiers
+    }
+
+    /// The negated words that qualify what it asks about ("unpaid" leave;
+    /// [`negated`]), in question order.
+    pub fn negated(&self) -> &[Negated] {
+        &self.negated
     }
 
     /// Numbers it gives as input ([`input_numbers`]).

@@ -89,7 +89,8 @@ fn checked(sentence: &str, keys: &[String], evidence: &[Evidence], asked: &Quest
     if let Err(v) = numeric::check_sentence(&claim, &cited, question) {
         return Err(format!("{passages}: {v}"));
     }
-    if let Some(opposite) = polarity::opposite(without_reply(&claim), &headings, question) {
+    let headings_only: Vec<String> = chunks.iter().map(|e| sections(e)).collect();
+    if let Some(opposite) = polarity::opposite(without_reply(&claim), &headings_only, asked) {
         return Err(format!("{passages}: {opposite}"));
     }
     let read: Vec<qualifier::Cited<'_>> =
