@@ -49,7 +49,10 @@ pub fn max_picks(parts: usize) -> usize {
 /// The best-scored distinct sentences of `evidence` for `question` that the
 /// builtin's filters keep ([`BuiltinModel::kept_candidates`]), without
 /// those lacking the value asked for when one of the first holds it, nor
-/// those pointing to another page when one of the first states a rule, as
+/// those pointing to another page when one of the first states a rule, nor
+/// those the checks reject as an answer on their own ([`crate::verify::check`]:
+/// the opposite of a negated word asked about, a value without the
+/// qualifier asked for, a bare reply), as
 /// evidence blocks of one sentence each (title, headings and notes kept; a
 /// table row read as a sentence, [`table_row::row_sentence`]).
 pub fn candidates(builtin: &BuiltinModel, question: &Question, evidence: &[Evidence]) -> Vec<Evidence> {
@@ -72,7 +75,11 @@ pub fn candidates(builtin: &BuiltinModel, question: &Question, evidence: &[Evide
     for s in kept.into_iter().filter(|s| !hidden(s)) {
         let Some(source) = evidence.iter().find(|e| e.key == s.key) else { continue };
         let text = if source.table_row { table_row::row_sentence(&s.text).unwrap_or(s.text) } else { s.text };
-        if out.iter().any(|c| c.text == text) {
+        // A sentence the checks would reject as the answer is not offered:
+        // picked, it would be dropped, and on the retry picked again.
+        if out.iter().any(|c| c.text == text)
+            || crate::verify::check(&text, &[s.key.clone()], evidence, question).is_some()
+        {
             continue;
         }
         out.push(Evidence { text, ..source.clone() });
@@ -235,6 +242,22 @@ mod tests {
         assert_eq!(candidates(&builtin, &q, std::slice::from_ref(&pointer)).len(), 1);
         let where_ = Question::parse("Where can I read about unpaid leave?");
         assert_eq!(candidates(&builtin, &where_, &[pointer]).len(), 1);
+    }
+
+    #[test]
+    fn a_sentence_the_checks_reject_is_not_shown() {
+        let builtin = BuiltinModel::default();
+        let paid = Evidence::of("leave::reasons#2", "For a new child, you can use paid parental leave.");
+        let lwop = Evidence::of(
+            "parental::lwop#1",
+            "You can request Leave Without Pay of less than four weeks at any time, to extend your parental leave.",
+        );
+        let q = Question::parse("Can I take unpaid leave to extend my parental leave?");
+        let texts: Vec<String> = candidates(&builtin, &q, &[paid.clone(), lwop]).into_iter().map(|e| e.text).collect();
+        assert!(!texts.iter().any(|t| t.contains("paid parental leave")), "the opposite is not offered: {texts:?}");
+        assert!(texts.iter().any(|t| t.contains("Without Pay")), "{texts:?}");
+        let paid_q = Question::parse("Can I use paid parental leave for a new child?");
+        assert_eq!(candidates(&builtin, &paid_q, &[paid]).len(), 1, "for its own question it is offered");
     }
 
     #[test]
