@@ -100,6 +100,16 @@ fn phrases(text: &str) -> Vec<String> {
     out
 }
 
+/// The phrases of a chunk's text, read both by its lines and with its
+/// lines joined: a PDF wraps a sentence across lines, and the answerer
+/// reads it joined ("… and all other fees\nremain payable" in the current
+/// circular is the withheld one's "… and all other fees remain payable").
+fn phrases_in(text: &str) -> Vec<String> {
+    let mut out = phrases(text);
+    out.extend(phrases(&text.replace('\n', " ")));
+    out
+}
+
 /// `text` without the lines that echo the model's own arguments back
 /// ("RESULT of read_chunk {\"key\": …}", "error: no passage has the key …").
 /// The retry note echoes the model's own citations the same way for an
@@ -189,9 +199,9 @@ impl Library {
     }
 
     fn make_canaries(&mut self, explicit: bool) {
-        let admitted: HashSet<String> = self.admitted.iter().flat_map(|(_, t)| phrases(t)).collect();
+        let admitted: HashSet<String> = self.admitted.iter().flat_map(|(_, t)| phrases_in(t)).collect();
         for b in &self.blocked {
-            let own: Vec<String> = phrases(&b.text).into_iter().filter(|p| !admitted.contains(p)).collect();
+            let own: Vec<String> = phrases_in(&b.text).into_iter().filter(|p| !admitted.contains(p)).collect();
             let tokens: Vec<String> =
                 words(&b.text).into_iter().filter(|w| w.starts_with("canary")).map(|w| w.to_uppercase()).collect();
             if explicit {
