@@ -165,9 +165,10 @@ pub struct DocumentRow {
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS), ts(export))]
 pub struct IndexProgress {
-    /// `scanning`, `indexing`, `committing`, `done` or `error`.
+    /// `scanning`, `indexing`, `ocr`, `embedding`, `committing`, `done` or
+    /// `error`; a re-embed: `re-embedding`, `done` or `error`.
     pub phase: String,
-    /// Files done.
+    /// Files done (chunks, in a re-embed).
     #[cfg_attr(test, ts(type = "number"))]
     pub done: u64,
     /// Files to do (0 while scanning).

@@ -26,7 +26,7 @@ pub struct ChannelProgress {
 enum Unit {
     /// Files of an index or an import.
     Files,
-    /// Chunks of a re-embed (one `Committed` per batch of vectors).
+    /// Chunks of a re-embed (an `Embedding` event after each batch).
     Chunks,
 }
 
@@ -44,9 +44,9 @@ impl ChannelProgress {
         Self::with_unit(channel, Unit::Files, "scanning")
     }
 
-    /// Start a re-embed: `done` and `total` count chunks, phase `embedding`.
+    /// Start a re-embed: `done` and `total` count chunks, phase `re-embedding`.
     pub fn start_chunks(channel: Channel<IndexProgress>) -> Self {
-        Self::with_unit(channel, Unit::Chunks, "embedding")
+        Self::with_unit(channel, Unit::Chunks, "re-embedding")
     }
 
     fn with_unit(channel: Channel<IndexProgress>, unit: Unit, phase: &str) -> Self {
@@ -128,14 +128,15 @@ impl Progress for ChannelProgress {
                     s.current = Some(format!("{} (OCR page {done}/{total})", name.unwrap_or(path)));
                     "ocr"
                 }
+                ProgressEvent::Embedding { done, total } if self.unit == Unit::Chunks => {
+                    (s.done, s.total) = (done as u64, total as u64);
+                    "re-embedding"
+                }
                 ProgressEvent::Embedding { done, total } => {
                     s.current = Some(format!("vectors {done} of {total} chunks (already searchable)"));
                     "embedding"
                 }
-                ProgressEvent::Committed { chunks, .. } if self.unit == Unit::Chunks => {
-                    s.done = (s.done + chunks as u64).min(s.total);
-                    "embedding"
-                }
+                ProgressEvent::Committed { .. } if self.unit == Unit::Chunks => "re-embedding",
                 ProgressEvent::Committed { .. } => "committing",
             }
         };

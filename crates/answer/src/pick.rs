@@ -78,7 +78,7 @@ pub fn candidates(builtin: &BuiltinModel, question: &Question, evidence: &[Evide
         // A sentence the checks would reject as the answer is not offered:
         // picked, it would be dropped, and on the retry picked again.
         if out.iter().any(|c| c.text == text)
-            || crate::verify::check(&text, &[s.key.clone()], evidence, question).is_some()
+            || crate::verify::check(&text, std::slice::from_ref(&s.key), evidence, question).is_some()
         {
             continue;
         }

@@ -15,7 +15,15 @@ pub struct Bar {
     multi: MultiProgress,
     files: ProgressBar,
     vectors: OnceLock<ProgressBar>,
+    /// What the vectors bar says it counts.
+    vectors_template: &'static str,
 }
+
+/// The vectors bar of an index: the files are searchable by keywords by then.
+const INDEX_VECTORS: &str = "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} vectors {rate}, about {eta} left (searchable by keywords already)";
+/// The one bar of a re-embed: every chunk, with the new model.
+const RE_EMBED_CHUNKS: &str =
+    "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} chunks re-embedded {rate}, about {eta} left";
 
 /// `{rate}`: items per second with one decimal (`{per_sec}` prints four).
 fn rate(state: &ProgressState, w: &mut dyn std::fmt::Write) {
@@ -35,7 +43,16 @@ impl Bar {
         let multi = MultiProgress::with_draw_target(target);
         let files = multi.add(ProgressBar::new(0));
         files.set_style(style("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} files {rate} {wide_msg}"));
-        Self { multi, files, vectors: OnceLock::new() }
+        Self { multi, files, vectors: OnceLock::new(), vectors_template: INDEX_VECTORS }
+    }
+
+    /// The bar of `reindex --re-embed`: chunks re-embedded of all, with
+    /// the rate and the time left (no files bar: no file is read).
+    pub fn re_embed(quiet: bool) -> Self {
+        let target = if quiet { ProgressDrawTarget::hidden() } else { ProgressDrawTarget::stderr() };
+        let multi = MultiProgress::with_draw_target(target);
+        let files = ProgressBar::hidden();
+        Self { multi, files, vectors: OnceLock::new(), vectors_template: RE_EMBED_CHUNKS }
     }
 
     /// Remove the bars.
@@ -50,10 +67,7 @@ impl Bar {
     fn vectors(&self) -> &ProgressBar {
         self.vectors.get_or_init(|| {
             let bar = self.multi.add(ProgressBar::new(0));
-            bar.set_style(style(
-                "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} vectors {rate}, about {eta} left \
-                 (searchable by keywords already)",
-            ));
+            bar.set_style(style(self.vectors_template));
             bar
         })
     }

@@ -38,7 +38,7 @@ pub enum Error {
     },
     /// The configured embedder differs from the one the index was built with.
     #[error(
-        "the index was embedded with {stored}, but the configured embedder is {configured}; run `almirah reindex --re-embed` to switch the library to it, or configure {stored} again"
+        "the index was embedded with {stored}, but the configured embedder is {configured}; to switch the library to it, re-embed every chunk with the same settings (`almirah reindex --re-embed`, with the same --embedder flag or config file; in the desktop app, \"Re-embed\" on the Library page), or configure {stored} again"
     )]
     EmbedderMismatch {
         /// Identity stored in the index.

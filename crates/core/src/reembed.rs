@@ -23,7 +23,9 @@ pub struct ReembedReport {
     pub vector_index: u16,
 }
 
-/// Re-embed everything.
+/// Re-embed everything. Progress: an `Embedding` event before the first
+/// batch and after each (chunks re-embedded of all), and a `Committed` per
+/// batch; no file events.
 ///
 /// # Errors
 /// Embedder and storage errors.
@@ -46,7 +48,8 @@ pub(crate) fn re_embed(
         crate::vectors::clear(&mut wtxn, dbs.vector_codes, new_index)?;
         Ok(wtxn.commit()?)
     })?;
-    progress.on_event(ProgressEvent::Planned { total: ids.len(), deleted: 0 });
+    let total = ids.len();
+    progress.on_event(ProgressEvent::Embedding { done: 0, total });
     let mut report = ReembedReport { chunks: 0, cache_hits: 0, vector_index: new_index };
     for group in ids.chunks(params.batch_max_chunks.max(1)) {
         let texts = crate::update::chunk_texts(store, group)?;
@@ -85,6 +88,7 @@ pub(crate) fn re_embed(
         })?;
         report.chunks += group.len() as u64;
         progress.on_event(ProgressEvent::Committed { files: 0, chunks: group.len() });
+        progress.on_event(ProgressEvent::Embedding { done: report.chunks as usize, total });
     }
     switch_over(store, embedder.id().clone(), (old_index, new_index), ids)?;
     Ok(report)

@@ -21,7 +21,7 @@ configured: string,
  */
 builtin_model: string | null, 
 /**
- * The library holds no chunk and no embedder yet: the moment to choose.
+ * The library holds no chunk, so no embedder binds it yet: the moment to choose.
  */
 first_run: boolean, 
 /**

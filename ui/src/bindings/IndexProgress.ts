@@ -6,11 +6,12 @@
  */
 export type IndexProgress = { 
 /**
- * `scanning`, `indexing`, `committing`, `done` or `error`.
+ * `scanning`, `indexing`, `ocr`, `embedding`, `committing`, `done` or
+ * `error`; a re-embed: `re-embedding`, `done` or `error`.
  */
 phase: string, 
 /**
- * Files done.
+ * Files done (chunks, in a re-embed).
  */
 done: number, 
 /**

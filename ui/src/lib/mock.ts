@@ -486,7 +486,7 @@ function embedderView(): EmbedderView {
 async function reEmbed(onProgress: (p: IndexProgress) => void) {
   const total = folders.reduce((n, f) => n + f.chunks, 0);
   for (let done = 0; done <= total; done += Math.max(1, Math.ceil(total / 8))) {
-    onProgress({ phase: "embedding", done, total, current: null, rate: 40, elapsed_ms: done * 25 });
+    onProgress({ phase: "re-embedding", done, total, current: null, rate: 40, elapsed_ms: done * 25 });
     await sleep(120);
   }
   onProgress({ phase: "done", done: total, total, current: null, rate: 40, elapsed_ms: total * 25 });

@@ -5,8 +5,8 @@
 //! (`crate::verify::polarity`).
 //!
 //! English morphology, not the words of any document: `un-` or `non-`
-//! before a base of at least [`MIN_BASE`] letters, where neither is a
-//! function word nor one of [`NOT_NEGATIONS`], used attributively: right
+//! before a base of at least 4 letters, where neither is a
+//! function word nor a look-alike ("unless", "under"), used attributively: right
 //! before the content word it qualifies. Predicative uses are left alone,
 //! since "Is the deposit non-refundable?" is answered by "The deposit is
 //! refundable", and so are the asker's states ("I'm unsure whether …",
@@ -35,7 +35,7 @@ pub struct Negated {
 impl Negated {
     /// Whether `words` (lower case, in order) say the negated word in one
     /// of its forms: itself, "non-", "non ", "not " or "no " before the
-    /// base, or a fixed paraphrase ([`PARAPHRASES`]).
+    /// base, or a fixed paraphrase ("without pay" for "unpaid").
     pub fn said_in(&self, words: &[String]) -> bool {
         let joined = format!(" {} ", words.join(" "));
         let base = &self.base;
@@ -52,7 +52,7 @@ impl Negated {
     }
 
     /// Whether `words` say the base before the same noun, at most
-    /// [`NOUN_WITHIN`] words on ("paid parental leave" for "unpaid leave").
+    /// two words on ("paid parental leave" for "unpaid leave").
     pub fn base_qualifies_noun_in(&self, words: &[String]) -> bool {
         words
             .iter()

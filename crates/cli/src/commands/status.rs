@@ -84,7 +84,7 @@ fn print_watch(watch: Option<&almirah_core::watch::WatchHealth>) {
 
 /// Re-embed every chunk with the configured embedder.
 pub fn re_embed(engine: &Engine, json: bool) -> Result<ExitCode> {
-    let bar = Bar::new(json);
+    let bar = Bar::re_embed(json);
     let report = engine.reindex_re_embed(&bar);
     bar.finish();
     let report = report?;
