@@ -60,8 +60,9 @@ impl AppState {
     pub fn open(locations: &Locations) -> Self {
         let config_path = almirah_settings::config_path(locations.config.as_deref())
             .unwrap_or_else(|| PathBuf::from("almirah-config.toml"));
-        let opened_embedder = read_config(&config_path).map(|c| c.embedder).unwrap_or_default();
-        let opened = open_engine(locations, &config_path);
+        let file = read_config(&config_path).map_err(|e| e.to_string());
+        let opened_embedder = file.as_ref().map(|c| c.embedder.clone()).unwrap_or_default();
+        let opened = file.and_then(|file| open_engine(locations, &file));
         let inbox = opened.as_ref().map_or_else(|_| PathBuf::from("inbox"), |(_, inbox)| inbox.clone());
         Self {
             engine: Mutex::new(opened.map(|(engine, _)| Arc::new(engine))),
@@ -156,10 +157,9 @@ fn with_inbox(folders: &[FolderSettings], inbox: &Path) -> Vec<FolderSettings> {
 }
 
 /// The engine, and its inbox (canonical).
-fn open_engine(locations: &Locations, config_path: &Path) -> Result<(Engine, PathBuf), String> {
-    let file = read_config(config_path).map_err(|e| e.to_string())?;
-    let data_dir = almirah_settings::data_dir(locations.data_dir.as_deref(), &file).map_err(|e| e.to_string())?;
-    let mut cfg = almirah_settings::engine_config(&file, &data_dir).map_err(|e| e.to_string())?;
+fn open_engine(locations: &Locations, file: &Config) -> Result<(Engine, PathBuf), String> {
+    let data_dir = almirah_settings::data_dir(locations.data_dir.as_deref(), file).map_err(|e| e.to_string())?;
+    let mut cfg = almirah_settings::engine_config(file, &data_dir).map_err(|e| e.to_string())?;
     // The bundled all-MiniLM-L6-v2 folder; multilingual-e5-small is found
     // under /usr/lib/Almirah/models/ by the embedder itself.
     if let (EmbedderConfig::Builtin { model_dir: None, model: BuiltinModel::MiniLm }, Some(bundled)) =

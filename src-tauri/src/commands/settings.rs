@@ -124,15 +124,13 @@ fn status_of(provider: &str) -> KeyStatus {
 }
 
 fn view(c: &Config) -> SettingsView {
-    let builtin_model = match &c.embedder {
-        EmbedderConfig::Builtin { model, .. } => model.name(),
-        _ => BuiltinModel::Auto.name(),
-    };
-    let (embedder_provider, embedder_model, embedder_url) = match &c.embedder {
-        EmbedderConfig::Builtin { .. } => ("builtin", String::new(), String::new()),
-        EmbedderConfig::Ollama { url, model } => ("ollama", model.clone(), url.clone().unwrap_or_default()),
-        EmbedderConfig::Openai { url, model, .. } => ("openai", model.clone(), url.clone()),
-        _ => ("other", String::new(), String::new()),
+    let (embedder_provider, embedder_model, embedder_url, builtin_model) = match &c.embedder {
+        EmbedderConfig::Builtin { model, .. } => ("builtin", String::new(), String::new(), *model),
+        EmbedderConfig::Ollama { url, model } => {
+            ("ollama", model.clone(), url.clone().unwrap_or_default(), BuiltinModel::Auto)
+        }
+        EmbedderConfig::Openai { url, model, .. } => ("openai", model.clone(), url.clone(), BuiltinModel::Auto),
+        _ => ("other", String::new(), String::new(), BuiltinModel::Auto),
     };
     let (chat_provider, chat_model, chat_url) = match parse_spec(&c.model.spec) {
         Ok(ModelSpec::Ollama { model }) => ("ollama", model, String::new()),
@@ -144,7 +142,7 @@ fn view(c: &Config) -> SettingsView {
     SettingsView {
         embedder_provider: embedder_provider.into(),
         embedder_model,
-        builtin_model: builtin_model.into(),
+        builtin_model: builtin_model.name().into(),
         embedder_url,
         chat_provider: chat_provider.into(),
         chat_model,
