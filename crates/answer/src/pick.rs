@@ -19,7 +19,7 @@ use crate::evidence::Evidence;
 use crate::lexicon::ABSTAIN;
 use crate::model::{ChatModel, ChatRequest, Draft, Message, ModelError, Role};
 use crate::providers::prompt::passage_block;
-use crate::question::{Question, WhWord};
+use crate::question::{Question, WhWord, split_words};
 
 /// Whether a candidate points elsewhere for the rule ([`Feature::Defers`]).
 fn defers(s: &Scored) -> bool {
@@ -50,7 +50,8 @@ pub fn max_picks(parts: usize) -> usize {
 /// builtin's filters keep ([`BuiltinModel::kept_candidates`]), without
 /// those lacking the value asked for when one of the first holds it, nor
 /// those pointing to another page when one of the first states a rule, nor
-/// those the checks reject as an answer on their own ([`crate::verify::check`]:
+/// those not saying a negated word asked about when one of the first says
+/// it, nor those the checks reject as an answer on their own ([`crate::verify::check`]:
 /// the opposite of a negated word asked about, a value without the
 /// qualifier asked for, a bare reply), as
 /// evidence blocks of one sentence each (title, headings and notes kept; a
@@ -70,7 +71,13 @@ pub fn candidates(builtin: &BuiltinModel, question: &Question, evidence: &[Evide
     let lacks = |s: &Scored| valued && s.lacks_value;
     let stated = question.opening() != Some(WhWord::Where)
         && kept.iter().take(2 * PICK_CANDIDATES).any(|s| !lacks(s) && !defers(s));
-    let hidden = |s: &Scored| lacks(s) || (stated && defers(s) && !s.typed);
+    // Nor, for a question about a negated word ("unpaid leave"), a
+    // sentence that does not say it when one of the first does ("Leave
+    // Without Pay"): a small model does not read the paraphrase as the
+    // word, and picks a sentence about the noun alone.
+    let negation_said = |s: &Scored| says_negated(question, s, evidence);
+    let said = kept.iter().take(2 * PICK_CANDIDATES).any(|s| !lacks(s) && negation_said(s));
+    let hidden = |s: &Scored| lacks(s) || (stated && defers(s) && !s.typed) || (said && !negation_said(s));
     let mut out: Vec<Evidence> = Vec::new();
     for s in kept.into_iter().filter(|s| !hidden(s)) {
         let Some(source) = evidence.iter().find(|e| e.key == s.key) else { continue };
@@ -88,6 +95,18 @@ pub fn candidates(builtin: &BuiltinModel, question: &Question, evidence: &[Evide
         }
     }
     out
+}
+
+/// Whether `s`, or a section heading of its chunk, says one of the negated
+/// words `question` asks about ([`crate::question::Negated::said_in`]).
+fn says_negated(question: &Question, s: &Scored, evidence: &[Evidence]) -> bool {
+    let words = split_words(&s.text);
+    let headings: Vec<String> = evidence
+        .iter()
+        .filter(|e| e.key == s.key)
+        .flat_map(|e| e.heading_path.iter().flat_map(|h| split_words(h)))
+        .collect();
+    question.negated().iter().any(|n| n.said_in(&words) || n.said_in(&headings))
 }
 
 /// The messages of a pick call: a system prompt, then the numbered
@@ -258,6 +277,34 @@ mod tests {
         assert!(texts.iter().any(|t| t.contains("Without Pay")), "{texts:?}");
         let paid_q = Question::parse("Can I use paid parental leave for a new child?");
         assert_eq!(candidates(&builtin, &paid_q, &[paid]).len(), 1, "for its own question it is offered");
+    }
+
+    #[test]
+    fn a_sentence_not_saying_the_negated_word_is_not_shown_when_one_says_it() {
+        let builtin = BuiltinModel::default();
+        // The 18F leave pages: a sentence about parental leave alone, and the rule in a paraphrase.
+        let reasons =
+            Evidence::of("leave::reasons#2", "You can also use annual and sick leave for parental leave reasons.");
+        let lwop = Evidence::of(
+            "parental::lwop#1",
+            "You can request Leave Without Pay (LWOP) of less than four weeks at any time, if you want to extend \
+             your parental leave.",
+        );
+        let q = Question::parse("Can I take unpaid leave to extend my parental leave?");
+        let texts: Vec<String> =
+            candidates(&builtin, &q, &[reasons.clone(), lwop]).into_iter().map(|e| e.text).collect();
+        assert_eq!(texts.len(), 1, "{texts:?}");
+        assert!(texts[0].contains("Without Pay"), "{texts:?}");
+        // A section heading says it for every sentence under it.
+        let headed = Evidence {
+            heading_path: vec!["Parental leave".into(), "Unpaid leave".into()],
+            ..Evidence::of("parental::unpaid#1", "You can request up to four weeks to extend your parental leave.")
+        };
+        assert_eq!(candidates(&builtin, &q, &[reasons.clone(), headed]).len(), 1);
+        // When none says it, or the question negates nothing, the others are shown.
+        assert_eq!(candidates(&builtin, &q, std::slice::from_ref(&reasons)).len(), 1);
+        let plain = Question::parse("Can I use annual leave to extend my parental leave?");
+        assert!(!candidates(&builtin, &plain, &[reasons]).is_empty());
     }
 
     #[test]
