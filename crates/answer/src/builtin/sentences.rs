@@ -26,18 +26,47 @@ pub(super) fn bridged(name: &String, i: usize, terms: &[BTreeSet<String>], quest
 
 /// Whether a sentence opens with a pronoun that refers to the sentence
 /// before ("This includes …", "It is valid for …", "They must …", "He is
-/// …"): a personal pronoun, or a demonstrative followed by a verb (not "This
-/// policy applies …", which names its subject).
+/// …"): a personal pronoun, a demonstrative followed by a verb, or a
+/// demonstrative noun phrase, which is anaphoric ("This usage was never
+/// widely deployed", "These changes apply from …"), unless its noun is the
+/// text that holds it ("This policy applies …", "This document obsoletes
+/// …": the page's own subject, read with its title).
 pub fn refers_back(sentence: &str) -> bool {
     let mut words = sentence.split_whitespace();
     let first = words.next().unwrap_or_default();
-    let second = words.next().unwrap_or_default().trim_matches(|c: char| !c.is_alphanumeric());
+    let second = words.next().unwrap_or_default();
+    let bare = second.trim_matches(|c: char| !c.is_alphanumeric());
     match first {
         "It" | "They" | "He" | "She" | "Its" | "Their" | "His" | "Her" => true,
-        "This" | "These" | "That" | "Those" | "Such" => REFERRING_VERBS.contains(&second),
+        "This" | "These" | "Those" | "Such" => REFERRING_VERBS.contains(&bare) || anaphoric_noun(second),
+        "That" => REFERRING_VERBS.contains(&bare),
         _ => false,
     }
 }
+
+/// Whether `word`, right after an opening demonstrative, is the noun of an
+/// anaphoric noun phrase: a lower-case word, not a function word, not one
+/// of the [`CONTAINER_NOUNS`] and not a unit of time ("This year").
+fn anaphoric_noun(word: &str) -> bool {
+    let noun = word.trim_end_matches([',', ';', ':']);
+    !noun.is_empty()
+        && noun.chars().all(|c| c.is_ascii_lowercase() || c == '-')
+        && !crate::lexicon::is_stop_word(noun)
+        && !CONTAINER_NOUNS.contains(&noun)
+        && !TIME_UNITS.contains(&noun)
+}
+
+/// Nouns a text uses for itself or a part of itself: "This policy" is the
+/// page's own subject, not the sentence before.
+const CONTAINER_NOUNS: &[&str] = &[
+    "document", "documents", "page", "pages", "section", "sections", "policy", "policies", "specification",
+    "memo", "memorandum", "guide", "handbook", "chapter", "article", "appendix", "rfc", "circular", "notice",
+    "form", "site", "website", "paper", "report", "manual", "procedure", "standard", "agreement", "list", "table",
+];
+
+/// Units of time: "This year", "These days" date a sentence.
+const TIME_UNITS: &[&str] =
+    &["year", "years", "month", "months", "week", "weeks", "day", "days", "time", "quarter", "semester", "session"];
 
 /// Verbs after "This"/"These"/… that make it a pronoun for the sentence before.
 const REFERRING_VERBS: &[&str] = &[

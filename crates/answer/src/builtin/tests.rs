@@ -172,11 +172,25 @@ fn a_sentence_quoted_with_the_one_before_is_judged_on_its_own_words() {
 }
 
 #[test]
-fn a_pronoun_or_a_demonstrative_before_a_verb_refers_back() {
-    for s in ["This includes advanced annual and sick leave.", "It expires after 24 hours.", "He is a coach."] {
+fn a_pronoun_or_a_demonstrative_before_a_verb_or_in_a_noun_phrase_refers_back() {
+    for s in [
+        "This includes advanced annual and sick leave.",
+        "It expires after 24 hours.",
+        "He is a coach.",
+        "This usage was never widely deployed and is deprecated by this document.",
+        "These changes apply from the next pay period.",
+    ] {
         assert!(refers_back(s), "{s}");
     }
-    for s in ["This policy applies to all staff.", "Items listed here are taxable.", "Italy is far."] {
+    for s in [
+        "This policy applies to all staff.",
+        "This document obsoletes RFC 7230.",
+        "This year the office closes early.",
+        "That said, most requests are approved.",
+        "This Agreement is governed by Delaware law.",
+        "Items listed here are taxable.",
+        "Italy is far.",
+    ] {
         assert!(!refers_back(s), "{s}");
     }
 }

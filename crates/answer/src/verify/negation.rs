@@ -20,14 +20,27 @@ pub use crate::lexicon::negation_cue;
 const RESTATES: f32 = 0.6;
 
 /// Why `claim` flips a sentence of `cited` it restates, if it does: the
-/// message quotes the sentence and names the negation one side has.
+/// message quotes the sentence and names the negation one side has. A
+/// claim of several sentences (a sentence quoted with the one before, which
+/// it refers back to) is judged sentence by sentence: "The \"h2c\" string
+/// was used … This usage was never widely deployed." says "never" where the
+/// second sentence does, not where the first does.
 pub fn flipped(claim: &str, cited: &[&str]) -> Option<String> {
     let model = BuiltinModel::default();
+    let parts = split_sentences(claim);
+    if parts.len() > 1 {
+        return parts.iter().find_map(|p| flipped_sentence(&model, p.text.trim(), cited));
+    }
+    flipped_sentence(&model, claim, cited)
+}
+
+/// [`flipped`] for a claim of one sentence.
+fn flipped_sentence(model: &BuiltinModel, claim: &str, cited: &[&str]) -> Option<String> {
     let words = model.literal_terms(claim);
     if words.is_empty() {
         return None;
     }
-    let source = restated_sentence(&model, &words, cited)?;
+    let source = restated_sentence(model, &words, cited)?;
     match (negation_cue(claim), negation_cue(&source)) {
         (None, Some(cue)) => {
             let says = around(&source, &cue);
@@ -93,6 +106,18 @@ mod tests {
         // A claim that restates no one sentence is left to the support check.
         assert_eq!(flipped("Hotels are capped at INR 6,000.", &[CREDIT]), None);
         assert_eq!(flipped("The deposit is not refundable.", &["The deposit is non-refundable."]), None);
+    }
+
+    #[test]
+    fn a_claim_of_two_sentences_is_judged_sentence_by_sentence() {
+        // RFC 9113, section 3.1: the second sentence refers back to the first.
+        let rfc = "The \"h2c\" string was previously used as a token for use in the HTTP Upgrade mechanism's \
+                   Upgrade header field. This usage was never widely deployed and is deprecated by this document.";
+        assert_eq!(flipped(rfc, &[rfc]), None);
+        let dropped = "The \"h2c\" string was previously used as a token for use in the HTTP Upgrade mechanism's \
+                       Upgrade header field. This usage was widely deployed and is deprecated by this document.";
+        let why = flipped(dropped, &[rfc]).unwrap_or_default();
+        assert!(why.contains("(\"never\")"), "{why}");
     }
 
     #[test]
