@@ -19,7 +19,8 @@ best-ranked candidate is right. Two tests per feature:
 Features: askcov (share of the asking sentence's terms held, headings at
 half), retrieval (the chunk's retrieval score over the question's best),
 headings (share of the question's terms in the title and headings), length
-(words, capped at 60, over 60), first (first sentence of its chunk), and,
+(words, capped at 60, over 60), first (first sentence of its chunk), novelty
+(the share of its terms the question does not hold), and,
 with the cosines, e5 and minilm (cosine to the whole question).
 
 Usage: features_cv.py DIR
@@ -46,6 +47,15 @@ def extras(c, group):
         "headings": sum(1 for t in q if t in ctx) / max(1, len(q)),
         "length": min(len(c["text"].split()), 60) / 60,
         "first": 1.0 if c.get("sentence", 1) == 0 else 0.0,
+        # Novelty: the share of the sentence's terms the question does not
+        # hold (an echo of the question says nothing new).
+        "novelty": sum(1 for t in terms if t not in q) / max(1, len(terms)),
+        # Subsumes: it says what another candidate says (80% of its terms)
+        # and more (a condition, an exception).
+        "subsumes": 1.0 if any(
+            o is not c and len(set(o["terms"])) >= 3 and len(terms) > len(set(o["terms"]))
+            and sum(1 for t in o["terms"] if t in terms) >= 0.8 * len(set(o["terms"]))
+            for o in group) else 0.0,
     }
     for k in ("e5", "minilm"):
         if k in c:
@@ -104,7 +114,7 @@ def main():
         sys.exit(__doc__)
     groups = {name: load(sys.argv[1], name) for name in SETS}
     current = [1.0] + [fit.CURRENT[n] for n in BASE]
-    names = ["askcov", "retrieval", "headings", "length", "first"]
+    names = ["askcov", "retrieval", "headings", "length", "first", "novelty", "subsumes"]
     if "e5" in groups[SETS[0]][0][1][0]:
         names += ["e5", "minilm"]
     base = [top1(vectors(groups[s], None), current) for s in SETS]

@@ -179,6 +179,10 @@ fn in_words(words: &[String]) -> Vec<Qualifier> {
     let mut out: Vec<Qualifier> = words.iter().filter_map(|w| direction(w)).collect();
     let parts: Vec<String> =
         parts(words).into_iter().map(|p| p.trim_end_matches("'s").trim_end_matches("’s").to_string()).collect();
+    // The word each part comes from: a sequence word inside a compound
+    // ("first-year", "Last-Modified") qualifies as the whole compound.
+    let origin: Vec<&String> =
+        words.iter().flat_map(|w| w.split('-').filter(|p| !p.is_empty()).map(move |_| w)).collect();
     for (i, part) in parts.iter().enumerate() {
         let unit = parts[i + 1..].iter().find(|w| !between(w)).map(String::as_str);
         let dates = DEICTIC.contains(&part.as_str()) && unit.is_some_and(|n| TIME_UNITS.contains(&n));
@@ -188,10 +192,23 @@ fn in_words(words: &[String]) -> Vec<Qualifier> {
         let found = (!distributive)
             .then(|| listed(part, FRACTIONS, false))
             .flatten()
-            .or_else(|| (!dates && !distributive && !verb).then(|| listed(part, SEQUENCE, true)).flatten());
+            .or_else(|| (!dates && !distributive && !verb).then(|| listed(part, SEQUENCE, true)).flatten())
+            .map(|q| match origin.get(i) {
+                Some(w) if q.whole && w.contains('-') => compound(w),
+                _ => q,
+            });
         out.extend(found);
     }
     out
+}
+
+/// A compound holding a sequence word, as a qualifier said only by the
+/// compound itself, hyphenated or spaced: "first-year" is not "first" (a
+/// text's "first instalment" does not say it), and "Last-Modified" is a
+/// header's name, said by every sentence about that header.
+fn compound(word: &str) -> Qualifier {
+    let spaced: Vec<String> = word.split('-').filter(|p| !p.is_empty()).map(str::to_string).collect();
+    Qualifier { word: word.to_string(), forms: vec![vec![word.to_string()], spaced], whole: true, scope: None }
 }
 
 fn listed(word: &str, table: &[(&str, &[&str])], whole: bool) -> Option<Qualifier> {
@@ -268,7 +285,7 @@ mod tests {
         assert!(of("How many days of earned leave do I get?").is_empty());
         assert!(of("Is the library open on Sundays, and till when?").is_empty());
         assert!(of("How much is charged per second of overtime?").is_empty());
-        assert_eq!(of("How many days of leave do first-year staff get for a half-day?"), ["first", "half"]);
+        assert_eq!(of("How many days of leave do first-year staff get for a half-day?"), ["first-year", "half"]);
     }
 
     #[test]
@@ -304,5 +321,17 @@ mod tests {
         assert!(!says(last, "End-semester examinations begin on 24.11.2026."), "inside a compound");
         assert!(says(last, "The final paper is on 04.12.2026."));
         assert!(!says("What is the half-day rate?", "A 150% rate applies."));
+    }
+
+    #[test]
+    fn a_sequence_word_inside_a_compound_is_said_by_the_compound() {
+        // RFC 7232's header: every sentence about it says "last".
+        let header = "How far apart must Date and Last-Modified be for a strong validator?";
+        assert_eq!(of(header), ["last-modified"]);
+        assert!(says(header, "A Date value at least 60 seconds after the Last-Modified value."));
+        let staff = "How many days of leave do first-year staff get?";
+        assert!(says(staff, "First-year staff get 10 days."));
+        assert!(says(staff, "Staff in their first year get 10 days."));
+        assert!(!says(staff, "The first instalment is due in July."));
     }
 }
