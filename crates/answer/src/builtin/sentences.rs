@@ -27,18 +27,23 @@ pub(super) fn bridged(name: &String, i: usize, terms: &[BTreeSet<String>], quest
 /// Whether a sentence opens with a pronoun that refers to the sentence
 /// before ("This includes …", "It is valid for …", "They must …", "He is
 /// …"): a personal pronoun, a demonstrative followed by a verb, or a
-/// demonstrative noun phrase, which is anaphoric ("This usage was never
-/// widely deployed", "These changes apply from …"), unless its noun is the
-/// text that holds it ("This policy applies …", "This document obsoletes
-/// …": the page's own subject, read with its title).
+/// demonstrative and one noun followed by a verb, an anaphoric subject
+/// ("This usage was never widely deployed", "These changes apply from …"),
+/// unless its noun is the text that holds it ("This policy applies …",
+/// "This document obsoletes …": the page's own subject, read with its
+/// title). A longer phrase ("This reduced rate is …") names enough of its
+/// subject to stand alone.
 pub fn refers_back(sentence: &str) -> bool {
     let mut words = sentence.split_whitespace();
     let first = words.next().unwrap_or_default();
     let second = words.next().unwrap_or_default();
+    let third = words.next().unwrap_or_default();
     let bare = second.trim_matches(|c: char| !c.is_alphanumeric());
     match first {
         "It" | "They" | "He" | "She" | "Its" | "Their" | "His" | "Her" => true,
-        "This" | "These" | "Those" | "Such" => REFERRING_VERBS.contains(&bare) || anaphoric_noun(second),
+        "This" | "These" | "Those" | "Such" => {
+            REFERRING_VERBS.contains(&bare) || (anaphoric_noun(second) && REFERRING_VERBS.contains(&third))
+        }
         "That" => REFERRING_VERBS.contains(&bare),
         _ => false,
     }

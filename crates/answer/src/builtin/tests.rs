@@ -186,6 +186,7 @@ fn a_pronoun_or_a_demonstrative_before_a_verb_or_in_a_noun_phrase_refers_back() 
         "This policy applies to all staff.",
         "This document obsoletes RFC 7230.",
         "This year the office closes early.",
+        "This reduced rate is always 75% of normal M&IE.",
         "That said, most requests are approved.",
         "This Agreement is governed by Delaware law.",
         "Items listed here are taxable.",
