@@ -50,6 +50,9 @@ def extras(c, group):
         # Novelty: the share of the sentence's terms the question does not
         # hold (an echo of the question says nothing new).
         "novelty": sum(1 for t in terms if t not in q) / max(1, len(terms)),
+        # Narrower: it puts a word the question lacks before a pair of
+        # adjacent question words ("unused travel comp time" for "comp time").
+        "narrower": narrower(c),
         # Subsumes: it says what another candidate says (80% of its terms)
         # and more (a condition, an exception).
         "subsumes": 1.0 if any(
@@ -61,6 +64,24 @@ def extras(c, group):
         if k in c:
             out[k] = c[k]
     return out
+
+
+STOP = set("a an the of to for in on at by and or my our your is are do does can i we you it what how when who which where why".split())
+
+
+def words(text):
+    import re
+    return re.findall(r"[a-z0-9]+", text.lower())
+
+
+def narrower(c):
+    q = [w for w in words(c["question"])]
+    pairs = {(a, b) for a, b in zip(q, q[1:]) if a not in STOP and b not in STOP}
+    t = words(c["text"])
+    for i in range(1, len(t) - 1):
+        if (t[i], t[i + 1]) in pairs and t[i - 1] not in STOP and t[i - 1] not in q:
+            return 1.0
+    return 0.0
 
 
 def load(folder, name):
@@ -114,7 +135,7 @@ def main():
         sys.exit(__doc__)
     groups = {name: load(sys.argv[1], name) for name in SETS}
     current = [1.0] + [fit.CURRENT[n] for n in BASE]
-    names = ["askcov", "retrieval", "headings", "length", "first", "novelty", "subsumes"]
+    names = ["askcov", "retrieval", "headings", "length", "first", "novelty", "subsumes", "narrower"]
     if "e5" in groups[SETS[0]][0][1][0]:
         names += ["e5", "minilm"]
     base = [top1(vectors(groups[s], None), current) for s in SETS]
