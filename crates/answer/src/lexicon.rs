@@ -335,6 +335,15 @@ pub const SYNONYMS: &[&[&str]] = &[
 
 /// Words that negate an English sentence (lower case; "n't" endings and
 /// "cannot" are matched apart).
+/// Units of time: after a deictic word they date a question ("last year")
+/// or, with a date, name a deadline ("the last date to pay"); after an
+/// opening demonstrative they date a sentence ("This year …"), which does
+/// not refer back.
+pub const TIME_UNITS: &[&str] = &[
+    "year", "years", "month", "months", "week", "weeks", "day", "days", "date", "dates", "session", "semester", "term",
+    "quarter", "time",
+];
+
 const NEGATIONS: &[&str] =
     &["not", "no", "never", "none", "nothing", "neither", "nor", "without", "nobody", "nowhere", "non"];
 

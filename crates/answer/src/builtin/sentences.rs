@@ -51,54 +51,37 @@ pub fn refers_back(sentence: &str) -> bool {
 
 /// Whether `word`, right after an opening demonstrative, is the noun of an
 /// anaphoric noun phrase: a lower-case word, not a function word, not one
-/// of the [`CONTAINER_NOUNS`] and not a unit of time ("This year").
+/// of the [`CONTAINER_NOUNS`] and not a unit of time ("This year",
+/// [`crate::lexicon::TIME_UNITS`]).
 fn anaphoric_noun(word: &str) -> bool {
     let noun = word.trim_end_matches([',', ';', ':']);
     !noun.is_empty()
         && noun.chars().all(|c| c.is_ascii_lowercase() || c == '-')
         && !crate::lexicon::is_stop_word(noun)
-        && !CONTAINER_NOUNS.contains(&noun)
-        && !TIME_UNITS.contains(&noun)
+        && !CONTAINER_NOUNS.iter().any(|c| noun == *c || noun.strip_suffix('s') == Some(c))
+        && !crate::lexicon::TIME_UNITS.contains(&noun)
 }
 
 /// Nouns a text uses for itself or a part of itself: "This policy" is the
 /// page's own subject, not the sentence before.
 const CONTAINER_NOUNS: &[&str] = &[
     "document",
-    "documents",
     "page",
-    "pages",
     "section",
-    "sections",
     "policy",
     "policies",
     "specification",
-    "memo",
-    "memorandum",
     "guide",
     "handbook",
     "chapter",
     "article",
     "appendix",
-    "rfc",
     "circular",
     "notice",
+    "memo",
     "form",
-    "site",
-    "website",
-    "paper",
-    "report",
-    "manual",
-    "procedure",
-    "standard",
     "agreement",
-    "list",
-    "table",
 ];
-
-/// Units of time: "This year", "These days" date a sentence.
-const TIME_UNITS: &[&str] =
-    &["year", "years", "month", "months", "week", "weeks", "day", "days", "time", "quarter", "semester", "session"];
 
 /// Verbs after "This"/"These"/… that make it a pronoun for the sentence before.
 const REFERRING_VERBS: &[&str] = &[

@@ -23,6 +23,8 @@
 
 use std::collections::BTreeSet;
 
+use crate::lexicon::TIME_UNITS;
+
 /// One qualifier of a question: the word as asked, and the forms (each one
 /// or more lower-case words, hyphens split) that say it in a text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -102,13 +104,6 @@ const SEQUENCE: &[(&str, &[&str])] = &[
     ("previous", &["previous", "prior", "preceding", "earlier"]),
 ];
 
-/// Units of time after which a deictic word dates the question ("last
-/// year") or, with a date, names a deadline ("the last date to pay").
-const TIME_UNITS: &[&str] = &[
-    "year", "years", "month", "months", "week", "weeks", "day", "days", "date", "dates", "session", "semester", "term",
-    "quarter", "time",
-];
-
 const DIRECTIONS: &[&str] = &["north", "south", "east", "west"];
 
 /// The qualifiers of a question `text`, in order, each once; `terms`
@@ -155,7 +150,7 @@ fn clauses(text: &str) -> Vec<String> {
 }
 
 /// Sequence words that date a question or name a deadline when a unit of
-/// time follows ("last year", "the final date"), where an ordinal still
+/// time ([`TIME_UNITS`]) follows ("last year", "the final date"), where an ordinal still
 /// qualifies ("first year").
 const DEICTIC: &[&str] = &["last", "final", "next", "previous"];
 
