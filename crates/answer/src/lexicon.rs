@@ -333,8 +333,6 @@ pub const SYNONYMS: &[&[&str]] = &[
     &["spous", "wife", "husband", "marri"],
 ];
 
-/// Words that negate an English sentence (lower case; "n't" endings and
-/// "cannot" are matched apart).
 /// Units of time: after a deictic word they date a question ("last year")
 /// or, with a date, name a deadline ("the last date to pay"); after an
 /// opening demonstrative they date a sentence ("This year …"), which does
@@ -344,6 +342,8 @@ pub const TIME_UNITS: &[&str] = &[
     "quarter", "time",
 ];
 
+/// Words that negate an English sentence (lower case; "n't" endings and
+/// "cannot" are matched apart).
 const NEGATIONS: &[&str] =
     &["not", "no", "never", "none", "nothing", "neither", "nor", "without", "nobody", "nowhere", "non"];
 

@@ -50,8 +50,8 @@ pub fn max_picks(parts: usize) -> usize {
 /// builtin's filters keep ([`BuiltinModel::kept_candidates`]), without
 /// those lacking the value asked for when one of the first holds it, nor
 /// those pointing to another page when one of the first states a rule, nor
-/// those not saying a negated word asked about when one of the first says
-/// it, nor those the checks reject as an answer on their own ([`crate::verify::check`]:
+/// those not saying a negated word asked about when another one offered
+/// says it, nor those the checks reject as an answer on their own ([`crate::verify::check`]:
 /// the opposite of a negated word asked about, a value without the
 /// qualifier asked for, a bare reply), as
 /// evidence blocks of one sentence each (title, headings and notes kept; a
@@ -71,42 +71,44 @@ pub fn candidates(builtin: &BuiltinModel, question: &Question, evidence: &[Evide
     let lacks = |s: &Scored| valued && s.lacks_value;
     let stated = question.opening() != Some(WhWord::Where)
         && kept.iter().take(2 * PICK_CANDIDATES).any(|s| !lacks(s) && !defers(s));
-    // Nor, for a question about a negated word ("unpaid leave"), a
-    // sentence that does not say it when one of the first does ("Leave
-    // Without Pay"): a small model does not read the paraphrase as the
-    // word, and picks a sentence about the noun alone.
-    let negation_said = |s: &Scored| says_negated(question, s, evidence);
-    let said = kept.iter().take(2 * PICK_CANDIDATES).any(|s| !lacks(s) && negation_said(s));
-    let hidden = |s: &Scored| lacks(s) || (stated && defers(s) && !s.typed) || (said && !negation_said(s));
-    let mut out: Vec<Evidence> = Vec::new();
+    let hidden = |s: &Scored| lacks(s) || (stated && defers(s) && !s.typed);
+    // The sentences that stay shown and that the checks would accept as
+    // the answer (picked, a rejected one would be dropped, and on the
+    // retry picked again), each with whether it says a negated word asked
+    // about.
+    let mut offered: Vec<(Evidence, bool)> = Vec::new();
     for s in kept.into_iter().filter(|s| !hidden(s)) {
         let Some(source) = evidence.iter().find(|e| e.key == s.key) else { continue };
+        let says = says_negated(question, &s, evidence);
         let text = if source.table_row { table_row::row_sentence(&s.text).unwrap_or(s.text) } else { s.text };
-        // A sentence the checks would reject as the answer is not offered:
-        // picked, it would be dropped, and on the retry picked again.
-        if out.iter().any(|c| c.text == text)
+        if offered.iter().any(|(c, _)| c.text == text)
             || crate::verify::check(&text, std::slice::from_ref(&s.key), evidence, question).is_some()
         {
             continue;
         }
-        out.push(Evidence { text, ..source.clone() });
-        if out.len() == PICK_CANDIDATES {
+        offered.push((Evidence { text, ..source.clone() }, says));
+        if offered.len() == 2 * PICK_CANDIDATES {
             break;
         }
     }
-    out
+    // Nor, for a question about a negated word ("unpaid leave"), a
+    // sentence that does not say it when one offered does ("Leave Without
+    // Pay"): a small model does not read the paraphrase as the word, and
+    // picks a sentence about the noun alone.
+    let negation_offered = offered.iter().any(|(_, says)| *says);
+    offered.into_iter().filter(|(_, says)| *says || !negation_offered).map(|(e, _)| e).take(PICK_CANDIDATES).collect()
 }
 
 /// Whether `s`, or a section heading of its chunk, says one of the negated
 /// words `question` asks about ([`crate::question::Negated::said_in`]).
 fn says_negated(question: &Question, s: &Scored, evidence: &[Evidence]) -> bool {
     let words = split_words(&s.text);
-    let headings: Vec<String> = evidence
+    let headings: Vec<Vec<String>> = evidence
         .iter()
         .filter(|e| e.key == s.key)
-        .flat_map(|e| e.heading_path.iter().flat_map(|h| split_words(h)))
+        .flat_map(|e| e.heading_path.iter().map(|h| split_words(h)))
         .collect();
-    question.negated().iter().any(|n| n.said_in(&words) || n.said_in(&headings))
+    question.negated().iter().any(|n| n.said_in(&words) || headings.iter().any(|h| n.said_in(h)))
 }
 
 /// The messages of a pick call: a system prompt, then the numbered
@@ -300,7 +302,17 @@ mod tests {
             heading_path: vec!["Parental leave".into(), "Unpaid leave".into()],
             ..Evidence::of("parental::unpaid#1", "You can request up to four weeks to extend your parental leave.")
         };
-        assert_eq!(candidates(&builtin, &q, &[reasons.clone(), headed]).len(), 1);
+        let texts: Vec<String> =
+            candidates(&builtin, &q, &[reasons.clone(), headed]).into_iter().map(|e| e.text).collect();
+        assert_eq!(texts, ["You can request up to four weeks to extend your parental leave."]);
+        // A pointer that says it is hidden as a pointer, and then the others are shown.
+        let pointer = Evidence::of(
+            "leave::opm#1",
+            "We strongly recommend that you read OPM's page on unpaid leave before you extend your parental leave.",
+        );
+        let texts: Vec<String> =
+            candidates(&builtin, &q, &[pointer, reasons.clone()]).into_iter().map(|e| e.text).collect();
+        assert!(texts.iter().any(|t| t.contains("annual and sick leave")), "{texts:?}");
         // When none says it, or the question negates nothing, the others are shown.
         assert_eq!(candidates(&builtin, &q, std::slice::from_ref(&reasons)).len(), 1);
         let plain = Question::parse("Can I use annual leave to extend my parental leave?");

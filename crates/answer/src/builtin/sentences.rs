@@ -30,21 +30,20 @@ pub(super) fn bridged(name: &String, i: usize, terms: &[BTreeSet<String>], quest
 /// demonstrative and one noun followed by a verb, an anaphoric subject
 /// ("This usage was never widely deployed", "These changes apply from …"),
 /// unless its noun is the text that holds it ("This policy applies …",
-/// "This document obsoletes …": the page's own subject, read with its
-/// title). A longer phrase ("This reduced rate is …") names enough of its
-/// subject to stand alone.
+/// "This document is …": the page's own subject, read with its title) or a
+/// unit of time ("This year is …"). A longer phrase ("This reduced rate is
+/// …") names enough of its subject to stand alone.
 pub fn refers_back(sentence: &str) -> bool {
     let mut words = sentence.split_whitespace();
     let first = words.next().unwrap_or_default();
     let second = words.next().unwrap_or_default();
-    let third = words.next().unwrap_or_default();
+    let third = words.next().unwrap_or_default().trim_matches(|c: char| !c.is_alphanumeric());
     let bare = second.trim_matches(|c: char| !c.is_alphanumeric());
     match first {
         "It" | "They" | "He" | "She" | "Its" | "Their" | "His" | "Her" => true,
-        "This" | "These" | "Those" | "Such" => {
+        "This" | "These" | "That" | "Those" | "Such" => {
             REFERRING_VERBS.contains(&bare) || (anaphoric_noun(second) && REFERRING_VERBS.contains(&third))
         }
-        "That" => REFERRING_VERBS.contains(&bare),
         _ => false,
     }
 }
@@ -55,7 +54,7 @@ pub fn refers_back(sentence: &str) -> bool {
 /// [`crate::lexicon::TIME_UNITS`]).
 fn anaphoric_noun(word: &str) -> bool {
     let noun = word.trim_end_matches([',', ';', ':']);
-    !noun.is_empty()
+    noun.chars().any(|c| c.is_ascii_lowercase())
         && noun.chars().all(|c| c.is_ascii_lowercase() || c == '-')
         && !crate::lexicon::is_stop_word(noun)
         && !CONTAINER_NOUNS.iter().any(|c| noun == *c || noun.strip_suffix('s') == Some(c))

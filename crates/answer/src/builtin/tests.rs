@@ -179,14 +179,18 @@ fn a_pronoun_or_a_demonstrative_before_a_verb_or_in_a_noun_phrase_refers_back() 
         "He is a coach.",
         "This usage was never widely deployed and is deprecated by this document.",
         "These changes apply from the next pay period.",
+        "That change is permanent.",
+        "These rules apply.",
     ] {
         assert!(refers_back(s), "{s}");
     }
     for s in [
         "This policy applies to all staff.",
-        "This document obsoletes RFC 7230.",
-        "This year the office closes early.",
+        "This document is obsoleted by RFC 9112.",
+        "These sections are normative.",
+        "This year is the last one with the old rates.",
         "This reduced rate is always 75% of normal M&IE.",
+        "This - is a dash.",
         "That said, most requests are approved.",
         "This Agreement is governed by Delaware law.",
         "Items listed here are taxable.",
