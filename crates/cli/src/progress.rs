@@ -39,20 +39,24 @@ fn style(template: &str) -> ProgressStyle {
 impl Bar {
     /// The bars, hidden when `quiet`.
     pub fn new(quiet: bool) -> Self {
-        let target = if quiet { ProgressDrawTarget::hidden() } else { ProgressDrawTarget::stderr() };
-        let multi = MultiProgress::with_draw_target(target);
-        let files = multi.add(ProgressBar::new(0));
+        let bar = Self::drawn(quiet, INDEX_VECTORS);
+        let files = bar.multi.add(ProgressBar::new(0));
         files.set_style(style("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} files {rate} {wide_msg}"));
-        Self { multi, files, vectors: OnceLock::new(), vectors_template: INDEX_VECTORS }
+        Self { files, ..bar }
     }
 
     /// The bar of `reindex --re-embed`: chunks re-embedded of all, with
     /// the rate and the time left (no files bar: no file is read).
     pub fn re_embed(quiet: bool) -> Self {
+        Self::drawn(quiet, RE_EMBED_CHUNKS)
+    }
+
+    /// Bars drawn to stderr (hidden when `quiet`), with a hidden files bar
+    /// and a vectors bar styled by `vectors_template` once it is needed.
+    fn drawn(quiet: bool, vectors_template: &'static str) -> Self {
         let target = if quiet { ProgressDrawTarget::hidden() } else { ProgressDrawTarget::stderr() };
         let multi = MultiProgress::with_draw_target(target);
-        let files = ProgressBar::hidden();
-        Self { multi, files, vectors: OnceLock::new(), vectors_template: RE_EMBED_CHUNKS }
+        Self { multi, files: ProgressBar::hidden(), vectors: OnceLock::new(), vectors_template }
     }
 
     /// Remove the bars.

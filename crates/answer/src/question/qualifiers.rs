@@ -172,12 +172,13 @@ const DISTRIBUTIVE: &[&str] = &["per", "each", "every"];
 /// The qualifiers in one clause's `words`, unscoped.
 fn in_words(words: &[String]) -> Vec<Qualifier> {
     let mut out: Vec<Qualifier> = words.iter().filter_map(|w| direction(w)).collect();
-    let parts: Vec<String> =
-        parts(words).into_iter().map(|p| p.trim_end_matches("'s").trim_end_matches("’s").to_string()).collect();
-    // The word each part comes from: a sequence word inside a compound
-    // ("first-year", "Last-Modified") qualifies as the whole compound.
-    let origin: Vec<&String> =
-        words.iter().flat_map(|w| w.split('-').filter(|p| !p.is_empty()).map(move |_| w)).collect();
+    // Each part with the word it comes from: a sequence word inside a
+    // compound ("first-year", "Last-Modified") qualifies as the whole compound.
+    let (parts, origin): (Vec<String>, Vec<&String>) = words
+        .iter()
+        .flat_map(|w| w.split('-').filter(|p| !p.is_empty()).map(move |p| (p, w)))
+        .map(|(p, w)| (p.trim_end_matches("'s").trim_end_matches("’s").to_string(), w))
+        .unzip();
     for (i, part) in parts.iter().enumerate() {
         let unit = parts[i + 1..].iter().find(|w| !between(w)).map(String::as_str);
         let dates = DEICTIC.contains(&part.as_str()) && unit.is_some_and(|n| TIME_UNITS.contains(&n));
@@ -188,10 +189,7 @@ fn in_words(words: &[String]) -> Vec<Qualifier> {
             .then(|| listed(part, FRACTIONS, false))
             .flatten()
             .or_else(|| (!dates && !distributive && !verb).then(|| listed(part, SEQUENCE, true)).flatten())
-            .map(|q| match origin.get(i) {
-                Some(w) if q.whole && w.contains('-') => compound(w),
-                _ => q,
-            });
+            .map(|q| if q.whole && origin[i].contains('-') { compound(origin[i]) } else { q });
         out.extend(found);
     }
     out
