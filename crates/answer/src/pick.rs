@@ -12,6 +12,8 @@
 //! answer prompt's passages ([`crate::providers::prompt::passage_block`]),
 //! so a sentence cannot instruct the model.
 
+use std::collections::BTreeSet;
+
 use serde_json::{Value, json};
 
 use crate::builtin::{BuiltinModel, Feature, Scored, table_row};
@@ -76,17 +78,19 @@ pub fn candidates(builtin: &BuiltinModel, question: &Question, evidence: &[Evide
     // the answer (picked, a rejected one would be dropped, and on the
     // retry picked again), each with whether it says a negated word asked
     // about.
-    let mut offered: Vec<(Evidence, bool)> = Vec::new();
+    let mut offered: Vec<Offered> = Vec::new();
     for s in kept.into_iter().filter(|s| !hidden(s)) {
         let Some(source) = evidence.iter().find(|e| e.key == s.key) else { continue };
         let says = says_negated(question, &s, evidence);
         let text = if source.table_row { table_row::row_sentence(&s.text).unwrap_or(s.text) } else { s.text };
-        if offered.iter().any(|(c, _)| c.text == text)
+        if offered.iter().any(|o| o.block.text == text)
             || crate::verify::check(&text, std::slice::from_ref(&s.key), evidence, question).is_some()
         {
             continue;
         }
-        offered.push((Evidence { text, ..source.clone() }, says));
+        let block = Evidence { text, ..source.clone() };
+        let said = said_terms(builtin, question, &block, says);
+        offered.push(Offered { block, says, said, typed: s.typed });
         if offered.len() == 2 * PICK_CANDIDATES {
             break;
         }
@@ -95,8 +99,44 @@ pub fn candidates(builtin: &BuiltinModel, question: &Question, evidence: &[Evide
     // sentence that does not say it when one offered does ("Leave Without
     // Pay"): a small model does not read the paraphrase as the word, and
     // picks a sentence about the noun alone.
-    let negation_offered = offered.iter().any(|(_, says)| *says);
-    offered.into_iter().filter(|(_, says)| *says || !negation_offered).map(|(e, _)| e).take(PICK_CANDIDATES).collect()
+    let negation_offered = offered.iter().any(|o| o.says);
+    // Nor a sentence whose block says only some of the question's terms
+    // that another offered block says, with more: "You can request unpaid
+    // leave …" on the general leave page, for "Can I take unpaid leave to
+    // extend my parental leave?", beside the parental-leave page's "… if
+    // you want to extend your parental leave". A small model reads the
+    // shared words and not the missing ones. Never a sentence that holds
+    // the kind of value asked for: a table row's "amount" is the "fee" a
+    // sentence with more of the question's words may give for another year.
+    let dominated =
+        |o: &Offered| !o.typed && offered.iter().any(|p| o.said.len() < p.said.len() && o.said.is_subset(&p.said));
+    let shown: Vec<bool> = offered.iter().map(|o| (o.says || !negation_offered) && !dominated(o)).collect();
+    offered.into_iter().zip(shown).filter(|(_, shown)| *shown).map(|(o, _)| o.block).take(PICK_CANDIDATES).collect()
+}
+
+/// A sentence the pick offer may show: its block, whether it says a
+/// negated word asked about, the question's terms it says
+/// ([`said_terms`]), and whether it holds the kind of value asked for.
+struct Offered {
+    block: Evidence,
+    says: bool,
+    said: BTreeSet<String>,
+    typed: bool,
+}
+
+/// The question's asking terms ([`Question::ask_terms`]) that `block` says
+/// in its sentence, its document title or its section headings, as the
+/// model reads them; a negated word said in a paraphrase ("Leave Without
+/// Pay" for "unpaid", `says`) counts as said.
+fn said_terms(builtin: &BuiltinModel, question: &Question, block: &Evidence, says: bool) -> BTreeSet<String> {
+    let read = builtin.content_terms(&format!("{} {} {}", block.title, block.heading_path.join(" "), block.text));
+    let asked = question.ask_terms();
+    let mut said: BTreeSet<String> = asked.intersection(&read).cloned().collect();
+    if says {
+        let words = question.negated().iter().flat_map(|n| builtin.content_terms(&n.word));
+        said.extend(words.filter(|w| asked.contains(w)));
+    }
+    said
 }
 
 /// Whether `s`, or a section heading of its chunk, says one of the negated
@@ -317,6 +357,41 @@ mod tests {
         assert_eq!(candidates(&builtin, &q, std::slice::from_ref(&reasons)).len(), 1);
         let plain = Question::parse("Can I use annual leave to extend my parental leave?");
         assert!(!candidates(&builtin, &plain, &[reasons]).is_empty());
+    }
+
+    #[test]
+    fn a_sentence_saying_fewer_of_the_questions_terms_than_another_is_not_shown() {
+        let builtin = BuiltinModel::default();
+        // The 18F pages: the general leave page's rule and the parental-leave page's, under like headings.
+        let general = Evidence {
+            title: "Leave".into(),
+            heading_path: vec!["Unpaid leave".into()],
+            ..Evidence::of("leave::unpaid#1", "You can request unpaid leave of less than four weeks at any time.")
+        };
+        let parental = Evidence {
+            title: "Paid parental leave".into(),
+            heading_path: vec!["Unpaid leave".into()],
+            ..Evidence::of(
+                "parental::unpaid#1",
+                "You can request Leave Without Pay (LWOP) of less than four weeks at any time, if you want to \
+                 extend your parental leave.",
+            )
+        };
+        let q = Question::parse("Can I take unpaid leave to extend my parental leave?");
+        let texts: Vec<String> =
+            candidates(&builtin, &q, &[general.clone(), parental.clone()]).into_iter().map(|e| e.text).collect();
+        assert_eq!(texts.len(), 1, "{texts:?}");
+        assert!(texts[0].contains("extend your parental leave"), "{texts:?}");
+        // Alone, the general page's sentence is shown.
+        assert_eq!(candidates(&builtin, &q, std::slice::from_ref(&general)).len(), 1);
+        // Each saying a term the other does not, both are shown.
+        let blocks = Evidence {
+            title: "Leave".into(),
+            ..Evidence::of("leave::take#1", "You can take unpaid leave in blocks of one day.")
+        };
+        let q = Question::parse("Can I take unpaid leave to extend my parental leave, and in what blocks?");
+        let shown = candidates(&builtin, &q, &[blocks, parental]);
+        assert_eq!(shown.len(), 2, "{:?}", shown.iter().map(|e| &e.text).collect::<Vec<_>>());
     }
 
     #[test]
