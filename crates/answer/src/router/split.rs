@@ -16,6 +16,10 @@
 //!   no wh-word ("Do Lafzon Ki Kahani, is a 2016 film, …" is one question).
 //! - An elliptical part ("And the hotel cap?") borrows the opening of the
 //!   part before it ("How much is"), or else becomes "What about …?".
+//! - A part whose pronoun refers back takes what the part before asks about
+//!   in its place ("and what does it mean?" → "What does 422 mean?"); when
+//!   the part before names no such phrase ("Does the company offer pet
+//!   insurance, and how much does it cost?"), the two stay one question.
 
 use std::sync::LazyLock;
 
@@ -59,13 +63,61 @@ pub(super) fn split(question: &str) -> Split {
         raw.extend(clauses);
     }
     let mut parts: Vec<String> = Vec::new();
-    for part in raw {
+    let mut kept_joiners = Vec::new();
+    for (part, joiner) in raw.into_iter().zip(std::iter::once(None).chain(joiners.into_iter().map(Some))) {
         let previous = parts.last().map(String::as_str);
-        let part = self_contained(&part, previous);
-        let part = previous.and_then(|p| resolve_pronoun(&part, p)).unwrap_or(part);
-        parts.push(part);
+        let whole = self_contained(&part, previous);
+        match previous.map(|p| resolve_pronoun(&whole, p)) {
+            Some(Reference::Resolved(resolved)) => parts.push(resolved),
+            // "Does Sourcegraph offer pet insurance, and how much does it
+            // cost?": searched alone, "How much does it cost?" finds any
+            // price; the clause is asked with the part it refers back to.
+            Some(Reference::Unresolved) => {
+                if let Some(last) = parts.last_mut() {
+                    let clause = lower_first(LEADING_CONJUNCTION.replace(part.trim(), "").trim());
+                    let joined = format!("{}, {} {clause}", last.trim_end_matches('?'), joiner_word(joiner.as_deref()));
+                    *last = format!("{}?", joined.trim_end_matches(['?', ';', '.', ',']));
+                }
+                continue;
+            }
+            Some(Reference::None) | None => parts.push(whole),
+        }
+        kept_joiners.extend(joiner);
     }
-    Split { parts, joiners }
+    Split { parts, joiners: kept_joiners }
+}
+
+/// The word a joiner stands for when two parts are asked together again
+/// ("'and'" → "and"; a question mark or a comma → "and").
+fn joiner_word(joiner: Option<&str>) -> String {
+    match joiner.map(|j| j.trim_matches('\'')) {
+        Some(word) if word.chars().all(char::is_alphabetic) && !word.is_empty() => word.to_string(),
+        _ => "and".to_string(),
+    }
+}
+
+/// `clause` with its first letter in lower case when it opens a sentence
+/// ("How much …" → "how much …"; "I", "IT" and names stay).
+fn lower_first(clause: &str) -> String {
+    let mut chars = clause.chars();
+    match (chars.next(), chars.next()) {
+        (Some(first), Some(second)) if first.is_uppercase() && second.is_lowercase() => {
+            first.to_lowercase().chain(clause[first.len_utf8()..].chars()).collect()
+        }
+        _ => clause.to_string(),
+    }
+}
+
+/// What a later part's pronoun refers to.
+enum Reference {
+    /// The part with the pronoun replaced by what the part before asks about.
+    Resolved(String),
+    /// It refers back, but the part before names no phrase to put in its
+    /// place ("Can I carry over leave, and when does it expire?").
+    Unresolved,
+    /// No pronoun that refers back: none, "it's", a dummy "it", or a part
+    /// that names its own subject.
+    None,
 }
 
 static PRONOUN: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\b(it|its|they|them|their)\b"));
@@ -95,8 +147,27 @@ static ARTICLE_AFTER_FIRST: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)^(\S+)\s
 /// "What does 422 mean?"; "Is it safe to share a Sourcegraph password reset
 /// link, and how long does it stay valid?" asks how long the link stays
 /// valid. A search for "What does it mean?" finds any sentence with
-/// "means" in it. `None` when nothing is replaced.
-fn resolve_pronoun(part: &str, previous: &str) -> Option<String> {
+/// "means" in it.
+fn resolve_pronoun(part: &str, previous: &str) -> Reference {
+    match find_pronoun(part) {
+        None => Reference::None,
+        Some(found) => match referent(previous) {
+            None => Reference::Unresolved,
+            Some(referent) => {
+                let replacement = match found.as_str().to_lowercase().as_str() {
+                    "its" | "their" => format!("{referent}'s"),
+                    _ => referent,
+                };
+                Reference::Resolved(format!("{}{replacement}{}", &part[..found.start()], &part[found.end()..]))
+            }
+        },
+    }
+}
+
+/// The first pronoun of `part` that refers back: not "it's" ("it is"),
+/// not a dummy "it", and none in a part that names its own subject (a
+/// capitalised word after the first).
+fn find_pronoun(part: &str) -> Option<regex::Match<'_>> {
     let names_own = part
         .split_whitespace()
         .skip(1)
@@ -105,15 +176,7 @@ fn resolve_pronoun(part: &str, previous: &str) -> Option<String> {
     let found = PRONOUN.find(part)?;
     // "it's" is "it is", not "its"; a dummy "it" refers to nothing.
     let contracted = part[found.end()..].starts_with(['\'', '’']);
-    if names_own || contracted || DUMMY_IT.is_match(&part[found.start()..]) {
-        return None;
-    }
-    let referent = referent(previous)?;
-    let replacement = match found.as_str().to_lowercase().as_str() {
-        "its" | "their" => format!("{referent}'s"),
-        _ => referent,
-    };
-    Some(format!("{}{replacement}{}", &part[..found.start()], &part[found.end()..]))
+    (!(names_own || contracted || DUMMY_IT.is_match(&part[found.start()..]))).then_some(found)
 }
 
 /// The noun phrase `question` asks about: "the hostel fee" of "What was
