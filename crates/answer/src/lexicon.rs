@@ -20,122 +20,19 @@ pub fn parts_not_found(parts: &[String]) -> String {
     format!("I could not find an answer in the documents to: {}.", quoted.join(", "))
 }
 
-/// Words that carry no content in a question (stems of a standard English
-/// stop list plus question words, and a few Hinglish ones).
+/// Words that carry no content in a question beyond [`standard stop
+/// words`](is_stop_word): question words and verbs of asking that NLTK's
+/// list lacks ("could", "tell", "need"), stems as the BM25 tokenizer gives
+/// them, and a few Hinglish ones.
 pub const STOP_WORDS: &[&str] = &[
-    "a",
-    "about",
-    "after",
-    "all",
-    "also",
-    "am",
-    "an",
-    "and",
-    "ani",
-    "are",
-    "as",
-    "at",
-    "be",
-    "been",
-    "befor",
-    "but",
-    "by",
-    "can",
-    "could",
-    "did",
-    "do",
-    "doe",
-    "for",
-    "from",
-    "get",
-    "got",
-    "had",
-    "has",
-    "have",
-    "how",
-    "i",
-    "if",
-    "in",
-    "into",
-    "is",
-    "it",
-    "its",
-    "me",
-    "mani",
-    "much",
-    "my",
-    "of",
-    "on",
-    "or",
-    "our",
-    "pleas",
-    "should",
-    "so",
-    "tell",
-    "than",
-    "that",
-    "the",
-    "their",
-    "them",
-    "then",
-    "there",
-    "these",
-    "they",
-    "this",
-    "to",
-    "us",
-    "wa",
-    "was",
-    "we",
-    "were",
-    "what",
-    "when",
-    "where",
-    "whi",
-    "which",
-    "who",
-    "whom",
-    "will",
-    "with",
-    "would",
-    "you",
-    "your",
-    "per",
-    "ani",
-    "give",
-    "know",
-    "need",
-    "want",
-    "kya",
-    "hai",
-    "ki",
-    "ka",
-    "ke",
-    "mein",
-    "kitn",
-    "kitna",
-    "kitne",
-    "milti",
-    "milta",
-    "mujh",
-    "kitni",
-    "long",
-    "soon",
-    "often",
-    "till",
-    "until",
-    "under",
-    "go",
-    "still",
-    "no longer",
-    "right now",
-    "above what …",
+    "also", "could", "get", "got", "mani", "much", "pleas", "tell", "us", "would", "per", "give", "know", "need",
+    "want", "kya", "hai", "ki", "ka", "ke", "mein", "kitn", "kitna", "kitne", "milti", "milta", "mujh", "kitni",
+    "long", "soon", "often", "till", "go", "still",
 ];
 
 /// Adverbs and prepositions that name no content ("no longer", "right now",
 /// "above what …"); stop words too.
-pub const NO_CONTENT: &[&str] =
-    &["abov", "below", "longer", "now", "currentli", "besid", "becaus", "ahead", "exactli", "just", "realli"];
+pub const NO_CONTENT: &[&str] = &["longer", "currentli", "besid", "ahead", "exactli", "realli"];
 
 /// The frames "how far apart …" and "what kind / sort / type of …", which
 /// ask for a value without naming content (a source says "TDY travel is
@@ -194,10 +91,37 @@ pub fn canonical(term: &str) -> &str {
 }
 
 /// Whether a stemmed term is a stop word ([`STOP_WORDS`], [`NO_CONTENT`],
-/// [`HINDI_STOP_WORDS`]).
+/// [`HINDI_STOP_WORDS`], and NLTK's English list without the words that
+/// change what is asked).
 pub fn is_stop_word(term: &str) -> bool {
-    STOP_WORDS.contains(&term) || NO_CONTENT.contains(&term) || HINDI_STOP_WORDS.contains(&term)
+    STOP_WORDS.contains(&term)
+        || NO_CONTENT.contains(&term)
+        || HINDI_STOP_WORDS.contains(&term)
+        || STANDARD_STOP_WORDS.contains(term)
 }
+
+/// Words of the standard English stop list that change what a question
+/// asks, and so stay content: the negations, the exclusive and comparative
+/// words ("my own car", "only", "more than", "other leave") and the
+/// particles of phrasal verbs ("time off", "opt out", "sign up").
+const ASKS_SOMETHING: &[&str] = &[
+    "no", "nor", "not", "own", "only", "same", "other", "more", "most", "few", "very", "too", "against", "off", "out",
+    "up", "down", "over",
+];
+
+/// The stems of NLTK's English stop list (Bird, Klein and Loper, *Natural
+/// Language Processing with Python*, 2009; the `stop-words` crate), without
+/// [`ASKS_SOMETHING`]: the pronouns, auxiliaries and prepositions a
+/// question in a user's words carries ("through", "her", "each") and a
+/// document need not repeat.
+static STANDARD_STOP_WORDS: std::sync::LazyLock<std::collections::HashSet<String>> = std::sync::LazyLock::new(|| {
+    let tokenizer = almirah_core::text::Tokenizer::default();
+    stop_words::get(stop_words::LANGUAGE::English)
+        .iter()
+        .filter(|w| !ASKS_SOMETHING.contains(w))
+        .flat_map(|w| tokenizer.terms(w))
+        .collect()
+});
 
 /// Hindi function words in Devanagari: postpositions, pronouns,
 /// auxiliaries, conjunctions and question words, the closed classes of a
@@ -463,4 +387,33 @@ pub fn is_demonym(word: &str, next: &str) -> bool {
     let lower = word.to_lowercase();
     let ending = ["ian", "ean", "can", "man", "ese", "ish"].iter().any(|e| lower.ends_with(e)) && lower.len() >= 5;
     (ending || DEMONYMS.contains(&lower.as_str())) && next.starts_with(char::is_lowercase)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn terms(text: &str) -> Vec<String> {
+        content_terms(&almirah_core::text::Tokenizer::default(), text).into_iter().collect()
+    }
+
+    #[test]
+    fn the_standard_stop_list_drops_function_words_and_keeps_what_changes_the_ask() {
+        assert_eq!(terms("Do I now have to go through the interviews?"), ["interview"]);
+        let asked = terms("Can I require her to work out each day?");
+        assert!(asked.contains(&"out".to_string()) && asked.contains(&"requir".to_string()), "{asked:?}");
+        assert!(!asked.iter().any(|t| t == "her" || t == "each"), "{asked:?}");
+        for kept in ["own", "not", "no", "only", "other", "more", "off", "out", "up"] {
+            assert!(!is_stop_word(kept), "{kept}");
+        }
+        assert_eq!(terms("my own car"), ["car", "own"]);
+        assert_eq!(terms("time off"), ["off", "time"]);
+    }
+
+    #[test]
+    fn the_hand_lists_hold_only_what_the_standard_list_lacks() {
+        for word in STOP_WORDS.iter().chain(NO_CONTENT) {
+            assert!(!STANDARD_STOP_WORDS.contains(*word), "{word} is in NLTK's list already");
+        }
+    }
 }
