@@ -20,7 +20,8 @@ Features: askcov (share of the asking sentence's terms held, headings at
 half), retrieval (the chunk's retrieval score over the question's best),
 headings (share of the question's terms in the title and headings), length
 (words, capped at 60, over 60), first (first sentence of its chunk), novelty
-(the share of its terms the question does not hold), and,
+(the share of its terms the question does not hold), counts (a number
+right before the noun of "how many <noun>"), and,
 with the cosines, e5 and minilm (cosine to the whole question).
 
 Usage: features_cv.py DIR
@@ -32,7 +33,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fit  # noqa: E402
 
-SETS = ["sample-docs", "versions", "handbooks", "tune-handbooks2"]
+SETS = ["sample-docs", "versions", "handbooks", "tune-handbooks2", "tune-mixed"]
 BASE = list(fit.CURRENT)
 
 
@@ -53,6 +54,9 @@ def extras(c, group):
         # Narrower: it puts a word the question lacks before a pair of
         # adjacent question words ("unused travel comp time" for "comp time").
         "narrower": narrower(c),
+        # Counts: a "how many <noun>" question, and a number right before
+        # that noun in the sentence ("We conduct two reference checks").
+        "counts": counts(c),
         # Subsumes: it says what another candidate says (80% of its terms)
         # and more (a condition, an exception).
         "subsumes": 1.0 if any(
@@ -81,6 +85,23 @@ def narrower(c):
     for i in range(1, len(t) - 1):
         if (t[i], t[i + 1]) in pairs and t[i - 1] not in STOP and t[i - 1] not in q:
             return 1.0
+    return 0.0
+
+
+NUMBER_WORDS = set("one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty hundred".split())
+
+
+def counts(c):
+    q = words(c["question"])
+    nouns = [q[i + 2] for i in range(len(q) - 2) if q[i] == "how" and q[i + 1] == "many"]
+    if not nouns:
+        return 0.0
+    stem = nouns[0][:5]
+    t = words(c["text"])
+    for i, w in enumerate(t):
+        if w.isdigit() or w in NUMBER_WORDS:
+            if any(x.startswith(stem) for x in t[i + 1:i + 4]):
+                return 1.0
     return 0.0
 
 
@@ -135,7 +156,7 @@ def main():
         sys.exit(__doc__)
     groups = {name: load(sys.argv[1], name) for name in SETS}
     current = [1.0] + [fit.CURRENT[n] for n in BASE]
-    names = ["askcov", "retrieval", "headings", "length", "first", "novelty", "subsumes", "narrower"]
+    names = ["askcov", "retrieval", "headings", "length", "first", "novelty", "subsumes", "narrower", "counts"]
     if "e5" in groups[SETS[0]][0][1][0]:
         names += ["e5", "minilm"]
     base = [top1(vectors(groups[s], None), current) for s in SETS]
