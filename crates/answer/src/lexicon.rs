@@ -21,17 +21,17 @@ pub fn parts_not_found(parts: &[String]) -> String {
 }
 
 /// Words that carry no content in a question beyond [`standard stop
-/// words`](is_stop_word): question words and verbs of asking that NLTK's
-/// list lacks ("could", "tell", "need"), stems as the BM25 tokenizer gives
-/// them, and a few Hinglish ones.
+/// words`](is_stop_word): auxiliaries, quantifiers and verbs of asking
+/// that NLTK's list lacks ("could", "much", "tell", "need"), stems as the
+/// BM25 tokenizer gives them, and a few Hinglish ones.
 pub const STOP_WORDS: &[&str] = &[
     "also", "could", "get", "got", "mani", "much", "pleas", "tell", "us", "would", "per", "give", "know", "need",
     "want", "kya", "hai", "ki", "ka", "ke", "mein", "kitn", "kitna", "kitne", "milti", "milta", "mujh", "kitni",
     "long", "soon", "often", "till", "go", "still",
 ];
 
-/// Adverbs and prepositions that name no content ("no longer", "right now",
-/// "above what …"); stop words too.
+/// Adverbs that name no content ("no longer", "currently", "exactly");
+/// stop words too.
 pub const NO_CONTENT: &[&str] = &["longer", "currentli", "besid", "ahead", "exactli", "realli"];
 
 /// The frames "how far apart …" and "what kind / sort / type of …", which
@@ -101,15 +101,24 @@ pub fn is_stop_word(term: &str) -> bool {
 }
 
 /// Words of the standard English stop list that change what a question
-/// asks, and so stay content: the negations, the exclusive and comparative
-/// words ("my own car", "only", "more than", "other leave") and the
-/// particles of phrasal verbs ("time off", "opt out", "sign up").
+/// asks, and so stay content: the negations (and every contraction with
+/// "n't"), the exclusive and comparative words ("my own car", "only",
+/// "more than", "other leave") and the particles of phrasal verbs ("time
+/// off", "opt out", "sign up").
 const ASKS_SOMETHING: &[&str] = &[
     "no", "nor", "not", "own", "only", "same", "other", "more", "most", "few", "very", "too", "against", "off", "out",
     "up", "down", "over",
 ];
 
-/// The stems of NLTK's English stop list (Bird, Klein and Loper, *Natural
+/// The pieces of contractions NLTK's list carries ("don" of "don't", "ma"
+/// of "ma'am"), which are words or names of their own elsewhere ("Don",
+/// "MA", "won").
+const CONTRACTION_PIECES: &[&str] = &[
+    "ain", "aren", "couldn", "didn", "doesn", "don", "hadn", "hasn", "haven", "isn", "ma", "mightn", "mustn", "needn",
+    "shan", "shouldn", "wasn", "weren", "won", "wouldn",
+];
+
+/// The words and stems of NLTK's English stop list (Bird, Klein and Loper, *Natural
 /// Language Processing with Python*, 2009; the `stop-words` crate), without
 /// [`ASKS_SOMETHING`]: the pronouns, auxiliaries and prepositions a
 /// question in a user's words carries ("through", "her", "each") and a
@@ -118,8 +127,8 @@ static STANDARD_STOP_WORDS: std::sync::LazyLock<std::collections::HashSet<String
     let tokenizer = almirah_core::text::Tokenizer::default();
     stop_words::get(stop_words::LANGUAGE::English)
         .iter()
-        .filter(|w| !ASKS_SOMETHING.contains(w))
-        .flat_map(|w| tokenizer.terms(w))
+        .filter(|w| !ASKS_SOMETHING.contains(w) && !w.contains('\'') && !CONTRACTION_PIECES.contains(w))
+        .flat_map(|w| std::iter::once(w.to_string()).chain(tokenizer.terms(w)))
         .collect()
 });
 
@@ -403,9 +412,12 @@ mod tests {
         let asked = terms("Can I require her to work out each day?");
         assert!(asked.contains(&"out".to_string()) && asked.contains(&"requir".to_string()), "{asked:?}");
         assert!(!asked.iter().any(|t| t == "her" || t == "each"), "{asked:?}");
-        for kept in ["own", "not", "no", "only", "other", "more", "off", "out", "up"] {
-            assert!(!is_stop_word(kept), "{kept}");
+        for kept in ["own", "not", "no", "only", "other", "more", "off", "out", "up", "don't", "ma", "don", "won"] {
+            assert_eq!(terms(kept).len(), 1, "{kept}");
         }
+        // Words as written are stop words too, not only their stems.
+        assert!(is_stop_word("during") && is_stop_word("dure") && is_stop_word("because"));
+        assert_eq!(terms("What is the MA fee?"), ["cost", "ma"], "a synonym group folds the fee to cost");
         assert_eq!(terms("my own car"), ["car", "own"]);
         assert_eq!(terms("time off"), ["off", "time"]);
     }

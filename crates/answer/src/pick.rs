@@ -53,12 +53,20 @@ pub fn max_picks(parts: usize) -> usize {
 /// those lacking the value asked for when one of the first holds it, nor
 /// those pointing to another page when one of the first states a rule, nor
 /// those not saying a negated word asked about when another one offered
-/// says it, nor those the checks reject as an answer on their own ([`crate::verify::check`]:
+/// says it, nor (in a question of one part) those saying only some of the
+/// question's terms that another shown one says with more, nor those the checks reject as an answer on their own ([`crate::verify::check`]:
 /// the opposite of a negated word asked about, a value without the
 /// qualifier asked for, a bare reply), as
 /// evidence blocks of one sentence each (title, headings and notes kept; a
 /// table row read as a sentence, [`table_row::row_sentence`]).
 pub fn candidates(builtin: &BuiltinModel, question: &Question, evidence: &[Evidence]) -> Vec<Evidence> {
+    offer(builtin, question, evidence, 1)
+}
+
+/// [`candidates`] for a question of `parts` parts: in one of several, a
+/// sentence answering one part is not hidden by one that says the words
+/// of both.
+fn offer(builtin: &BuiltinModel, question: &Question, evidence: &[Evidence], parts: usize) -> Vec<Evidence> {
     let kept = builtin.kept_candidates(question, evidence);
     // A small model picks a sentence that lacks the value asked for (the
     // sentence naming the metro cities, for their allowance) as readily as
@@ -108,9 +116,15 @@ pub fn candidates(builtin: &BuiltinModel, question: &Question, evidence: &[Evide
     // shared words and not the missing ones. Never a sentence that holds
     // the kind of value asked for: a table row's "amount" is the "fee" a
     // sentence with more of the question's words may give for another year.
-    let dominated =
-        |o: &Offered| !o.typed && offered.iter().any(|p| o.said.len() < p.said.len() && o.said.is_subset(&p.said));
-    let shown: Vec<bool> = offered.iter().map(|o| (o.says || !negation_offered) && !dominated(o)).collect();
+    // Only a sentence that stays shown hides another (the one saying the
+    // most is never hidden, so something is always shown).
+    let survives = |o: &Offered| o.says || !negation_offered;
+    let dominated = |o: &Offered| {
+        parts == 1
+            && !o.typed
+            && offered.iter().any(|p| survives(p) && o.said.len() < p.said.len() && o.said.is_subset(&p.said))
+    };
+    let shown: Vec<bool> = offered.iter().map(|o| survives(o) && !dominated(o)).collect();
     offered.into_iter().zip(shown).filter(|(_, shown)| *shown).map(|(o, _)| o.block).take(PICK_CANDIDATES).collect()
 }
 
@@ -204,7 +218,7 @@ pub fn picked(
     if builtin.draft(question, evidence).sentences.is_empty() {
         return Ok(Draft::default());
     }
-    let shown = candidates(builtin, question, evidence);
+    let shown = offer(builtin, question, evidence, max.saturating_sub(MAX_PICKS) + 1);
     if shown.is_empty() {
         return Ok(Draft::default());
     }
@@ -382,8 +396,18 @@ mod tests {
             candidates(&builtin, &q, &[general.clone(), parental.clone()]).into_iter().map(|e| e.text).collect();
         assert_eq!(texts.len(), 1, "{texts:?}");
         assert!(texts[0].contains("extend your parental leave"), "{texts:?}");
-        // Alone, the general page's sentence is shown.
+        // Alone, or in a question of two parts, the general page's sentence is shown.
         assert_eq!(candidates(&builtin, &q, std::slice::from_ref(&general)).len(), 1);
+        assert_eq!(offer(&builtin, &q, &[general.clone(), parental.clone()], 2).len(), 2);
+        // A block hidden for not saying the negated word (its title says it) hides nothing.
+        let titled = Evidence {
+            title: "Unpaid leave".into(),
+            ..Evidence::of("unpaid::intro#1", "Take leave to extend your parental leave after the birth of a child.")
+        };
+        let texts: Vec<String> =
+            candidates(&builtin, &q, &[titled, parental.clone()]).into_iter().map(|e| e.text).collect();
+        assert_eq!(texts.len(), 1, "{texts:?}");
+        assert!(texts[0].contains("Without Pay"), "{texts:?}");
         // Each saying a term the other does not, both are shown.
         let blocks = Evidence {
             title: "Leave".into(),
@@ -395,7 +419,7 @@ mod tests {
     }
 
     #[test]
-    fn the_two_hiding_rules_never_hide_every_candidate() {
+    fn the_hiding_rules_never_hide_every_candidate() {
         let builtin = BuiltinModel::default();
         // The only sentence with the amount points to the notice; the other lacks it.
         let pointer = Evidence::of(

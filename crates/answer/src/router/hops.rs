@@ -455,6 +455,12 @@ fn possessive_relation(text: &str) -> Option<Found> {
     Some(Found { hop, start: base_start, end: relation.end(), possessive: false, pattern })
 }
 
+/// Whether a later part refers back to the answer of the part before in a
+/// way the hop planner bridges ("where is their office?").
+pub(super) fn refers_back(text: &str) -> bool {
+    BACK_REFERENCE.is_match(text)
+}
+
 fn back_reference(text: &str) -> Option<Found> {
     let c = BACK_REFERENCE.captures(text)?;
     let whole = c.get(0)?;

@@ -72,7 +72,9 @@ pub(super) fn split(question: &str) -> Split {
             // "Does Sourcegraph offer pet insurance, and how much does it
             // cost?": searched alone, "How much does it cost?" finds any
             // price; the clause is asked with the part it refers back to.
-            Some(Reference::Unresolved) => {
+            // "Who leads Project Kestrel and where is their office?" asks
+            // a second hop about the first's answer: the hop planner bridges it.
+            Some(Reference::Unresolved) if !super::hops::refers_back(&whole) => {
                 if let Some(last) = parts.last_mut() {
                     let clause = lower_first(LEADING_CONJUNCTION.replace(part.trim(), "").trim());
                     let joined = format!("{}, {} {clause}", last.trim_end_matches('?'), joiner_word(joiner.as_deref()));
@@ -80,7 +82,7 @@ pub(super) fn split(question: &str) -> Split {
                 }
                 continue;
             }
-            Some(Reference::None) | None => parts.push(whole),
+            Some(Reference::Unresolved | Reference::Absent) | None => parts.push(whole),
         }
         kept_joiners.extend(joiner);
     }
@@ -96,12 +98,14 @@ fn joiner_word(joiner: Option<&str>) -> String {
     }
 }
 
-/// `clause` with its first letter in lower case when it opens a sentence
-/// ("How much …" → "how much …"; "I", "IT" and names stay).
+/// `clause` with its first letter in lower case when it opens with a
+/// question word or an auxiliary ("How much …" → "how much …"; a name stays).
 fn lower_first(clause: &str) -> String {
     let mut chars = clause.chars();
     match (chars.next(), chars.next()) {
-        (Some(first), Some(second)) if first.is_uppercase() && second.is_lowercase() => {
+        (Some(first), Some(second))
+            if first.is_uppercase() && second.is_lowercase() && QUESTION_START.is_match(clause) =>
+        {
             first.to_lowercase().chain(clause[first.len_utf8()..].chars()).collect()
         }
         _ => clause.to_string(),
@@ -117,7 +121,7 @@ enum Reference {
     Unresolved,
     /// No pronoun that refers back: none, "it's", a dummy "it", or a part
     /// that names its own subject.
-    None,
+    Absent,
 }
 
 static PRONOUN: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\b(it|its|they|them|their)\b"));
@@ -150,7 +154,7 @@ static ARTICLE_AFTER_FIRST: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)^(\S+)\s
 /// "means" in it.
 fn resolve_pronoun(part: &str, previous: &str) -> Reference {
     match find_pronoun(part) {
-        None => Reference::None,
+        None => Reference::Absent,
         Some(found) => match referent(previous) {
             None => Reference::Unresolved,
             Some(referent) => {

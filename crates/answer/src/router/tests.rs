@@ -217,7 +217,7 @@ fn a_pronoun_in_a_later_part_asks_about_what_the_part_before_named() {
         assert_eq!(r.parts.len(), 2, "{q}: {:?}", r.parts);
         assert_eq!(r.parts[1], second, "{q}");
     }
-    // A dummy "it", a part that names its own subject, or a person asked about stays as asked.
+    // A dummy "it" or a part that names its own subject stays as asked.
     for (q, second) in [
         ("What is the MTech fee, and is it possible to pay in instalments?", "Is it possible to pay in instalments?"),
         ("Can I combine leave types, and does it need HR approval?", "Does it need HR approval?"),
@@ -241,8 +241,12 @@ fn a_part_whose_pronoun_refers_back_to_no_phrase_is_asked_with_the_part_before()
     ] {
         let r = at(q);
         assert_eq!(r.label, RouteLabel::Simple, "{q}: {}", r.reason);
-        assert_eq!(r.parts, [q]);
+        assert_eq!(super::split::split(q).parts, [q]);
     }
+    // A second hop about the first's answer stays a hop ("their office": the answer's).
+    let r = at("Who leads Project Kestrel and where is their office?");
+    assert_eq!(r.label, RouteLabel::MultiHop, "{}", r.reason);
+    assert_eq!(r.parts.len(), 2, "{:?}", r.parts);
     // Split at a question mark, the two are one question joined by "and".
     let s = super::split::split("Does the company offer a gym membership? And how much does it cost?");
     assert_eq!(s.parts, ["Does the company offer a gym membership, and how much does it cost?"]);
