@@ -86,6 +86,7 @@ fn offer(builtin: &BuiltinModel, question: &Question, evidence: &[Evidence], par
     // the answer (picked, a rejected one would be dropped, and on the
     // retry picked again), each with whether it says a negated word asked
     // about.
+    let asked = Asked::of(builtin, question);
     let mut offered: Vec<Offered> = Vec::new();
     for s in kept.into_iter().filter(|s| !hidden(s)) {
         let Some(source) = evidence.iter().find(|e| e.key == s.key) else { continue };
@@ -97,7 +98,7 @@ fn offer(builtin: &BuiltinModel, question: &Question, evidence: &[Evidence], par
             continue;
         }
         let block = Evidence { text, ..source.clone() };
-        let said = said_terms(builtin, question, &block, says);
+        let said = asked.said_by(builtin, &block, says);
         offered.push(Offered { block, says, said, typed: s.typed });
         if offered.len() == 2 * PICK_CANDIDATES {
             break;
@@ -130,7 +131,7 @@ fn offer(builtin: &BuiltinModel, question: &Question, evidence: &[Evidence], par
 
 /// A sentence the pick offer may show: its block, whether it says a
 /// negated word asked about, the question's terms it says
-/// ([`said_terms`]), and whether it holds the kind of value asked for.
+/// ([`Asked::said_by`]), and whether it holds the kind of value asked for.
 struct Offered {
     block: Evidence,
     says: bool,
@@ -138,19 +139,37 @@ struct Offered {
     typed: bool,
 }
 
-/// The question's asking terms ([`Question::ask_terms`]) that `block` says
-/// in its sentence, its document title or its section headings, as the
-/// model reads them; a negated word said in a paraphrase ("Leave Without
-/// Pay" for "unpaid", `says`) counts as said.
-fn said_terms(builtin: &BuiltinModel, question: &Question, block: &Evidence, says: bool) -> BTreeSet<String> {
-    let read = builtin.content_terms(&format!("{} {} {}", block.title, block.heading_path.join(" "), block.text));
-    let asked = question.ask_terms();
-    let mut said: BTreeSet<String> = asked.intersection(&read).cloned().collect();
-    if says {
-        let words = question.negated().iter().flat_map(|n| builtin.content_terms(&n.word));
-        said.extend(words.filter(|w| asked.contains(w)));
+/// The question's asking terms ([`Question::ask_terms`]), and those of
+/// them that are negated words asked about ("unpaid"), read once per offer.
+struct Asked {
+    terms: BTreeSet<String>,
+    negated: BTreeSet<String>,
+}
+
+impl Asked {
+    fn of(builtin: &BuiltinModel, question: &Question) -> Self {
+        let terms = question.ask_terms();
+        let negated = question
+            .negated()
+            .iter()
+            .flat_map(|n| builtin.content_terms(&n.word))
+            .filter(|w| terms.contains(w))
+            .collect();
+        Asked { terms, negated }
     }
-    said
+
+    /// The asking terms `block` says in its sentence, its document title
+    /// or its section headings, as the model reads them; a negated word
+    /// said in a paraphrase ("Leave Without Pay" for "unpaid", `says`)
+    /// counts as said.
+    fn said_by(&self, builtin: &BuiltinModel, block: &Evidence, says: bool) -> BTreeSet<String> {
+        let read = builtin.content_terms(&format!("{} {} {}", block.title, block.heading_path.join(" "), block.text));
+        let mut said: BTreeSet<String> = self.terms.intersection(&read).cloned().collect();
+        if says {
+            said.extend(self.negated.iter().cloned());
+        }
+        said
+    }
 }
 
 /// Whether `s`, or a section heading of its chunk, says one of the negated
