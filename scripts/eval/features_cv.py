@@ -22,9 +22,16 @@ headings (share of the question's terms in the title and headings), length
 (words, capped at 60, over 60), first (first sentence of its chunk), novelty
 (the share of its terms the question does not hold), counts (a number
 right before the noun of "how many <noun>"), and,
-with the cosines, e5 and minilm (cosine to the whole question).
+with the cosines, e5 and minilm (cosine to the whole question) and
+minilm_ask (to the asking sentence, when the dump's rows carry an `ask`);
+with DIR/SET.ms.jsonl beside each (cargo run --release -p almirah-embed
+--example candidate_maxsim -- DIR/SET.cands.jsonl DIR/SET.ms.jsonl),
+maxsim and maxsim_ask (late interaction: the mean over the question's word
+pieces of the best cosine to a piece of the sentence).
 
 Usage: features_cv.py DIR
+       features_cv.py --add-ask DIR   (gives each dumped row its `ask`, the
+       question's asking sentence, for the examples above; in place)
 """
 import json
 import os
@@ -64,7 +71,7 @@ def extras(c, group):
             and sum(1 for t in o["terms"] if t in terms) >= 0.8 * len(set(o["terms"]))
             for o in group) else 0.0,
     }
-    for k in ("e5", "minilm"):
+    for k in ("e5", "minilm", "minilm_ask", "maxsim", "maxsim_ask"):
         if k in c:
             out[k] = c[k]
     return out
@@ -107,11 +114,12 @@ def counts(c):
 
 def load(folder, name):
     path = f"{folder}/{name}.cands.jsonl"
-    cos = f"{folder}/{name}.cos.jsonl"
-    if os.path.exists(cos):
+    sides = [p for p in (f"{folder}/{name}.cos.jsonl", f"{folder}/{name}.ms.jsonl") if os.path.exists(p)]
+    if sides:
         rows = [json.loads(line) for line in open(path, encoding="utf-8")]
-        for row, extra in zip(rows, (json.loads(line) for line in open(cos, encoding="utf-8"))):
-            row.update(extra)
+        for side in sides:
+            for row, extra in zip(rows, (json.loads(line) for line in open(side, encoding="utf-8"))):
+                row.update(extra)
         path = f"{folder}/{name}.merged.jsonl"
         with open(path, "w", encoding="utf-8") as f:
             f.writelines(json.dumps(r) + "\n" for r in rows)
@@ -151,14 +159,40 @@ def pairwise(questions):
     return fit.fit(xs, ys)[0]
 
 
+def asking_sentence(question):
+    """The last sentence that ends with "?" (else the last sentence), as
+    `Question`'s ask_start splits it: at ". ", "! " or "? " before a capital."""
+    import re
+    q = question.strip()
+    ends = [m.end() for m in re.finditer(r"[.!?](?= [A-Z])", q)]
+    starts = [0] + ends
+    for k in range(len(starts) - 1, -1, -1):
+        sentence = q[starts[k]:ends[k] if k < len(ends) else len(q)].strip()
+        if sentence.endswith("?"):
+            return sentence
+    return q[starts[-1]:].strip()
+
+
+def add_ask(folder):
+    for name in SETS:
+        path = f"{folder}/{name}.cands.jsonl"
+        rows = [json.loads(line) for line in open(path, encoding="utf-8")]
+        with open(path, "w", encoding="utf-8") as f:
+            f.writelines(json.dumps(dict(r, ask=asking_sentence(r["question"]))) + "\n" for r in rows)
+
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--add-ask":
+        return add_ask(sys.argv[2])
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     groups = {name: load(sys.argv[1], name) for name in SETS}
     current = [1.0] + [fit.CURRENT[n] for n in BASE]
     names = ["askcov", "retrieval", "headings", "length", "first", "novelty", "subsumes", "narrower", "counts"]
     if "e5" in groups[SETS[0]][0][1][0]:
-        names += ["e5", "minilm"]
+        names += ["e5", "minilm"] + (["minilm_ask"] if "minilm_ask" in groups[SETS[0]][0][1][0] else [])
+    if "maxsim" in groups[SETS[0]][0][1][0]:
+        names += ["maxsim", "maxsim_ask"]
     base = [top1(vectors(groups[s], None), current) for s in SETS]
     print(f"current table: top-1 {sum(h for h, _ in base)}/{sum(t for _, t in base)} ({', '.join(f'{s} {h}/{t}' for s, (h, t) in zip(SETS, base))})")
     for feature in [None] + names:

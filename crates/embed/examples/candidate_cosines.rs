@@ -8,7 +8,8 @@
 //! candidate with its `question` and `text`); OUT gets one line per input
 //! line, in order: `{"e5": cosine, "minilm": cosine}` (multilingual-e5-small
 //! with its `query: `/`passage: ` prefixes, all-MiniLM-L6-v2; unit vectors,
-//! so the dot product).
+//! so the dot product). A line whose row has an `ask` (the question's asking
+//! sentence) also gets `"minilm_ask"`: the all-MiniLM-L6-v2 cosine to it.
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -32,7 +33,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let text = row["text"].as_str().unwrap_or_default();
         let e = cosine(&e5, &mut by_e5, question, text)?;
         let m = cosine(&minilm, &mut by_minilm, question, text)?;
-        writeln!(out, "{}", serde_json::json!({"e5": e, "minilm": m}))?;
+        let mut line = serde_json::json!({"e5": e, "minilm": m});
+        if let Some(ask) = row["ask"].as_str() {
+            line["minilm_ask"] = cosine(&minilm, &mut by_minilm, ask, text)?.into();
+        }
+        writeln!(out, "{line}")?;
     }
     Ok(())
 }

@@ -115,6 +115,31 @@ impl BuiltinEmbedder {
         self.pool(&ids, &mask).map_err(model_err)
     }
 
+    /// The word pieces of `text` (without `[CLS]` and `[SEP]`, truncated at
+    /// [`BUILTIN_MAX_TOKENS`]) with BERT's last hidden state for each, L2-normalised
+    /// (384 dimensions): contextual token vectors, for comparing texts piece
+    /// by piece (late interaction; Khattab and Zaharia, "ColBERT", SIGIR 2020).
+    ///
+    /// # Errors
+    /// [`EmbedError::Model`] when tokenising or the forward pass fails.
+    pub fn token_vectors(&self, text: &str) -> Result<Vec<(String, Vec<f32>)>, EmbedError> {
+        let enc = self.tokenizer.encode(text, true).map_err(model_err)?;
+        let ids =
+            Tensor::from_vec(enc.get_ids().to_vec(), (1, enc.get_ids().len()), &Device::Cpu).map_err(model_err)?;
+        let mask = ids.ones_like().map_err(model_err)?;
+        let hidden = self.model.forward(&ids, &ids.zeros_like().map_err(model_err)?, Some(&mask)).map_err(model_err)?;
+        let hidden = hidden.squeeze(0).map_err(model_err)?;
+        let norms = hidden.sqr().and_then(|h| h.sum_keepdim(1)).and_then(|h| h.sqrt()).map_err(model_err)?;
+        let rows = hidden.broadcast_div(&norms).and_then(|h| h.to_vec2::<f32>()).map_err(model_err)?;
+        let tokens = enc.get_tokens();
+        Ok(tokens
+            .iter()
+            .zip(rows)
+            .filter(|(t, _)| !matches!(t.as_str(), "[CLS]" | "[SEP]" | "[PAD]"))
+            .map(|(t, v)| (t.clone(), v))
+            .collect())
+    }
+
     /// BERT, then mean pooling over the attention mask, then L2 normalisation.
     fn pool(&self, ids: &Tensor, mask: &Tensor) -> candle_core::Result<Vec<Vec<f32>>> {
         let types = ids.zeros_like()?;
