@@ -142,3 +142,22 @@ fn parallel_workers_match_one_pass_at_a_time() {
     assert!(cosine(&b[2], &b[7]) > 0.99999 && cosine(&b[1], &b[5]) > 0.99999);
     assert!(cosine(&b[0], &b[2]) < 0.9, "distinct texts keep distinct vectors");
 }
+
+#[test]
+fn token_vectors_are_unit_word_piece_vectors_in_context() {
+    let e = model();
+    let leave = e.token_vectors(LEAVE).unwrap();
+    let pieces: Vec<&str> = leave.iter().map(|(t, _)| t.as_str()).collect();
+    assert_eq!(pieces.first(), Some(&"employees"), "{pieces:?}");
+    assert!(pieces.contains(&"leave") && !pieces.contains(&"[CLS]") && !pieces.contains(&"[SEP]"), "{pieces:?}");
+    for (_, v) in &leave {
+        assert_eq!(v.len(), 384);
+        assert!((norm(v) - 1.0).abs() < 1e-4, "norm {}", norm(v));
+    }
+    // The same piece in another sentence has another vector, closer to it than to an unrelated piece.
+    let in_query = e.token_vectors(QUERY).unwrap();
+    let piece = |ts: &[(String, Vec<f32>)], p: &str| ts.iter().find(|(t, _)| t == p).map(|(_, v)| v.clone()).unwrap();
+    let (a, b) = (piece(&leave, "leave"), piece(&in_query, "leave"));
+    assert!(a != b);
+    assert!(cosine(&a, &b) > cosine(&a, &piece(&in_query, "many")), "{}", cosine(&a, &b));
+}
