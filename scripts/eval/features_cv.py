@@ -40,7 +40,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fit  # noqa: E402
 
-SETS = ["sample-docs", "versions", "handbooks", "tune-handbooks2", "tune-mixed"]
+SETS = ["sample-docs", "versions", "handbooks", "tune-handbooks2", "tune-mixed", "tune-mixed2"]
 BASE = list(fit.CURRENT)
 
 
