@@ -129,7 +129,12 @@ impl BuiltinEmbedder {
         let mask = ids.ones_like().map_err(model_err)?;
         let hidden = self.model.forward(&ids, &ids.zeros_like().map_err(model_err)?, Some(&mask)).map_err(model_err)?;
         let hidden = hidden.squeeze(0).map_err(model_err)?;
-        let norms = hidden.sqr().and_then(|h| h.sum_keepdim(1)).and_then(|h| h.sqrt()).map_err(model_err)?;
+        let norms = hidden
+            .sqr()
+            .and_then(|h| h.sum_keepdim(1))
+            .and_then(|h| h.sqrt())
+            .and_then(|h| h.clamp(1e-12, f32::MAX))
+            .map_err(model_err)?;
         let rows = hidden.broadcast_div(&norms).and_then(|h| h.to_vec2::<f32>()).map_err(model_err)?;
         let tokens = enc.get_tokens();
         Ok(tokens
