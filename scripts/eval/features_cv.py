@@ -23,15 +23,13 @@ headings (share of the question's terms in the title and headings), length
 (the share of its terms the question does not hold), counts (a number
 right before the noun of "how many <noun>"), and,
 with the cosines, e5 and minilm (cosine to the whole question) and
-minilm_ask (to the asking sentence, when the dump's rows carry an `ask`);
+minilm_ask (to the asking sentence, the `ask` of each dumped row);
 with DIR/SET.ms.jsonl beside each (cargo run --release -p almirah-embed
 --example candidate_maxsim -- DIR/SET.cands.jsonl DIR/SET.ms.jsonl),
 maxsim and maxsim_ask (late interaction: the mean over the question's word
 pieces of the best cosine to a piece of the sentence).
 
 Usage: features_cv.py DIR
-       features_cv.py --add-ask DIR   (gives each dumped row its `ask`, the
-       question's asking sentence, for the examples above; in place)
 """
 import json
 import os
@@ -159,31 +157,7 @@ def pairwise(questions):
     return fit.fit(xs, ys)[0]
 
 
-def asking_sentence(question):
-    """The last sentence that ends with "?" (else the last sentence), as
-    `Question`'s ask_start splits it: at ". ", "! " or "? " before a capital."""
-    import re
-    q = question.strip()
-    ends = [m.end() for m in re.finditer(r"[.!?](?= [A-Z])", q)]
-    starts = [0] + ends
-    for k in range(len(starts) - 1, -1, -1):
-        sentence = q[starts[k]:ends[k] if k < len(ends) else len(q)].strip()
-        if sentence.endswith("?"):
-            return sentence
-    return q[starts[-1]:].strip()
-
-
-def add_ask(folder):
-    for name in SETS:
-        path = f"{folder}/{name}.cands.jsonl"
-        rows = [json.loads(line) for line in open(path, encoding="utf-8")]
-        with open(path, "w", encoding="utf-8") as f:
-            f.writelines(json.dumps(dict(r, ask=asking_sentence(r["question"]))) + "\n" for r in rows)
-
-
 def main():
-    if len(sys.argv) == 3 and sys.argv[1] == "--add-ask":
-        return add_ask(sys.argv[2])
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     groups = {name: load(sys.argv[1], name) for name in SETS}

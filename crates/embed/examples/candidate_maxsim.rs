@@ -45,16 +45,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-fn tokens<'c>(
+/// Embeds `text`'s word pieces into `cache` unless they are there.
+fn cache_tokens(
     model: &BuiltinEmbedder,
-    cache: &'c mut HashMap<String, Tokens>,
+    cache: &mut HashMap<String, Tokens>,
     text: &str,
-) -> Result<&'c Tokens, Box<dyn std::error::Error>> {
+) -> Result<(), Box<dyn std::error::Error>> {
     if !cache.contains_key(text) {
-        let t = model.token_vectors(text)?;
-        cache.insert(text.to_string(), t);
+        cache.insert(text.to_string(), model.token_vectors(text)?);
     }
-    Ok(&cache[text])
+    Ok(())
 }
 
 fn maxsim(
@@ -63,13 +63,15 @@ fn maxsim(
     question: &str,
     text: &str,
 ) -> Result<f32, Box<dyn std::error::Error>> {
-    let q: Tokens =
-        tokens(model, cache, question)?.iter().filter(|(t, _)| !STOP.contains(&t.as_str())).cloned().collect();
-    let s = tokens(model, cache, text)?.clone();
+    cache_tokens(model, cache, question)?;
+    cache_tokens(model, cache, text)?;
+    let q: Vec<&Vec<f32>> =
+        cache[question].iter().filter(|(t, _)| !STOP.contains(&t.as_str())).map(|(_, v)| v).collect();
+    let s = &cache[text];
     if q.is_empty() || s.is_empty() {
         return Ok(0.0);
     }
     let best =
         |v: &Vec<f32>| s.iter().map(|(_, w)| v.iter().zip(w).map(|(a, b)| a * b).sum::<f32>()).fold(f32::MIN, f32::max);
-    Ok(q.iter().map(|(_, v)| best(v)).sum::<f32>() / q.len() as f32)
+    Ok(q.iter().map(|v| best(v)).sum::<f32>() / q.len() as f32)
 }

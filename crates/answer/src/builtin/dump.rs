@@ -65,7 +65,7 @@ pub(super) fn gated(
             "question": question.text(), "place": i, "key": s.key, "text": s.text,
             "coverage": s.coverage, "weighted_coverage": s.weighted_coverage, "direct": s.direct, "lacks_value": s.lacks_value,
             "has_meaning": s.meaning.is_some(), "features": features,
-            "q_terms": question.terms(), "ask_terms": question.ask_terms(), "terms": model.content_terms(&s.text), "context_terms": context,
+            "q_terms": question.terms(), "ask": question.ask_text(), "ask_terms": question.ask_terms(), "terms": model.content_terms(&s.text), "context_terms": context,
             "retrieval_score": evidence.iter().find(|e| e.key == s.key).map(|e| e.score),
             "meaning": s.meaning, "typed": s.typed, "answers": s.answers(), "covers_enough": s.covers_enough(),
             "close_in_meaning": s.close_in_meaning(), "kept": kept(s), "chunk": s.at.0, "sentence": s.at.1,

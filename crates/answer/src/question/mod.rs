@@ -86,6 +86,7 @@ pub struct Question {
     text: String,
     words: Vec<String>,
     ask_from: usize,
+    ask_at: usize,
     stems: Vec<String>,
     ask_stems: Vec<String>,
     terms: BTreeSet<String>,
@@ -124,6 +125,7 @@ impl Question {
             opening: words.get(ask_from).and_then(|w| WhWord::of(w)),
             words,
             ask_from,
+            ask_at,
             stems,
             kind: AnswerType::Other,
             yes_no: false,
@@ -230,6 +232,12 @@ impl Question {
     /// synonyms folded ([`lexicon::content_terms`]).
     pub fn terms(&self) -> &BTreeSet<String> {
         &self.terms
+    }
+
+    /// The text from the sentence that asks ([`ask_start`]) to the end, as
+    /// written: the whole question for a one-sentence one.
+    pub fn ask_text(&self) -> &str {
+        &self.text[self.ask_at..]
     }
 
     /// The words from the sentence that asks ([`ask_start`]) to the end:
@@ -487,10 +495,10 @@ mod tests {
         let hindi = Question::parse("2001–02 का शुल्क? क्या छात्रावास का शुल्क आधा है? Is it?");
         assert_eq!(hindi.ask_words().first().map(String::as_str), Some("is"));
         assert_eq!(Question::parse("Who is Mrs. A. K. Sharma's manager?").opening(), Some(WhWord::Who));
-        assert_eq!(
-            Question::parse("I bought a tool for $12,000. How soon will they call?").opening(),
-            Some(WhWord::How)
-        );
+        let told = Question::parse("I bought a tool for $12,000. How soon will they call?");
+        assert_eq!(told.opening(), Some(WhWord::How));
+        assert_eq!(told.ask_text(), "How soon will they call?");
+        assert_eq!(q.ask_text(), q.text());
         assert_eq!(Question::parse("What does LWOP mean?").defined_term(), Some("LWOP"));
         let before = Question::parses();
         let _ = Question::parse("x");
